@@ -1,0 +1,110 @@
+/**
+ * Settings: each declared once with its type, default and why. The only module that reads process.env;
+ * everything else receives a Config. Invalid values fail at boot with a message naming the variable.
+ */
+import path from 'node:path';
+
+export interface Config {
+  /** Listen address. */
+  port: number;
+  host: string;
+  /** SQLite file, recordings and generated secrets live here. */
+  dataDir: string;
+  /** postgres://… switches from the embedded SQLite file to PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** Shared rate-limit counters across API processes. */
+  redisUrl: string | undefined;
+  /** The official API base (ends in /v1): Location headers and upload URLs are built on it. */
+  publicApiBaseUrl: string;
+  /** app_url = `${publicAppBaseUrl}/calls/{id}`. */
+  publicAppBaseUrl: string;
+  serviceEnv: 'production' | 'staging';
+  recordingsStore: 'disk' | 's3';
+  s3: { bucket: string | undefined; endpoint: string | undefined; region: string | undefined };
+  /** Requests per minute. */
+  rateLimitPerKey: number;
+  rateLimitPerIp: number;
+  /** inline: a worker_thread of `serve`; off: run `callscore worker` separately. */
+  worker: 'inline' | 'off';
+  scorer: 'rules' | 'llm';
+  llm: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined };
+  /** Create the demo workspace on an empty embedded database. */
+  demo: boolean | undefined;
+  /** Proxies whose X-Forwarded-For is believed (Fastify trustProxy syntax: CIDRs, comma separated, or a hop count). */
+  trustProxy: string | number | boolean | undefined;
+  /** full: every 202 survives power loss, at a measured cost. */
+  sqliteSynchronous: 'normal' | 'full';
+  /** Below either, a call is skipped as too_short. */
+  skipMinRepTurns: number;
+  skipMinRepWords: number;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+class ConfigError extends Error {}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function bool(env: Env, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 8080);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    publicApiBaseUrl: trimSlash(env.PUBLIC_API_BASE_URL || `http://localhost:${port}/v1`),
+    publicAppBaseUrl: trimSlash(env.PUBLIC_APP_BASE_URL || `http://localhost:${port}`),
+    serviceEnv: oneOf(env, 'SERVICE_ENV', ['production', 'staging'] as const, 'production'),
+    recordingsStore: oneOf(env, 'RECORDINGS_STORE', ['disk', 's3'] as const, 'disk'),
+    s3: { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION },
+    rateLimitPerKey: int(env, 'RATE_LIMIT_PER_KEY', 120, 1),
+    rateLimitPerIp: int(env, 'RATE_LIMIT_PER_IP', 30, 1),
+    worker: oneOf(env, 'WORKER', ['inline', 'off'] as const, 'inline'),
+    scorer: oneOf(env, 'SCORER', ['rules', 'llm'] as const, 'rules'),
+    llm: { baseUrl: env.LLM_BASE_URL, model: env.LLM_MODEL, apiKey: env.LLM_API_KEY },
+    demo: bool(env, 'DEMO'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['normal', 'full'] as const, 'normal'),
+    skipMinRepTurns: int(env, 'SKIP_MIN_REP_TURNS', 3),
+    skipMinRepWords: int(env, 'SKIP_MIN_REP_WORDS', 40),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+export { ConfigError };

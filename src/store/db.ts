@@ -1,0 +1,83 @@
+/**
+ * The database seam: the only module that knows whether SQLite or PostgreSQL is underneath.
+ * Everything else receives a Kysely<Database> and, for the few SQL differences, `dialect`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
+import * as initial from './migrations/2026-11-23-initial.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** postgres://… or undefined for the embedded SQLite file. */
+  databaseUrl: string | undefined;
+  /** Where the SQLite file lives. */
+  dataDir: string;
+  sqliteSynchronous?: 'normal' | 'full';
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+}
+
+// COUNT(*) and other int8 results arrive as strings from pg; our counts always fit a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export function sqliteFile(dataDir: string): string {
+  return path.join(dataDir, 'callscore.sqlite');
+}
+
+export function createStore(options: StoreOptions): Store {
+  if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // Fail fast when the database is down, so the API can answer 503 instead of hanging.
+      connectionTimeoutMillis: 5_000,
+    });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (options.databaseUrl) {
+    throw new Error(`DATABASE_URL must start with postgres:// (got "${options.databaseUrl.split(':')[0]}:…")`);
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(sqliteFile(options.dataDir));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma('foreign_keys = ON');
+  // Another process (a separate worker) may hold the write lock briefly.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+const migrations: Record<string, Migration> = {
+  '2026-11-23-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies pending migrations; every command that opens the database calls it first. */
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
