@@ -38,6 +38,8 @@ export interface Config {
   skipMinRepTurns: number;
   skipMinRepWords: number;
   logLevel: string;
+  /** HMAC key for upload URLs; shared by every API process. Unset: generated once into DATA_DIR/secrets. */
+  uploadSigningSecret: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     skipMinRepTurns: int(env, 'SKIP_MIN_REP_TURNS', 3),
     skipMinRepWords: int(env, 'SKIP_MIN_REP_WORDS', 40),
     logLevel: env.LOG_LEVEL || 'info',
+    uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
   };
 }
 

@@ -50,6 +50,7 @@ export const ERROR_STATUS = {
   // Signed upload endpoint (not part of the v1 JSON API, but rendered with the same envelope).
   upload_signature_invalid: 403,
   upload_expired: 403,
+  upload_size_mismatch: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,2 +1,118 @@
-// Placeholder entry point; replaced by the CLI below as commands land.
-console.log('callscore');
+/**
+ * The `callscore` CLI: one command per run, each built from the config through the container.
+ *   serve [--no-worker] | migrate | seed FILE.json | openapi
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createContainer, openStore } from './container.js';
+import { buildServer } from './http/server.js';
+import { createDemoWorkspace, isEmptyDatabase, type DemoCredentials } from './seed/demo.js';
+import { parseWorkspace, seedWorkspace, WorkspaceError } from './seed/workspace.js';
+
+const USAGE = `Usage: callscore <command>
+
+Commands:
+  serve [--no-worker]   API, web application and scoring worker on http://HOST:PORT
+  migrate               create the database if needed and apply pending migrations
+  seed FILE.json        load a workspace description (idempotent)
+  openapi               print the OpenAPI 3.1 document
+
+Configuration comes from environment variables (see README.md).`;
+
+function printDemo(config: Config, demo: DemoCredentials): void {
+  console.log(`
+  Demo workspace created. These secrets are shown only once:
+
+    Sign in:   ${config.publicAppBaseUrl}/login
+               ${demo.adminEmail} (admin), ${demo.managerEmail}, ${demo.repEmail}
+    Password:  ${demo.password}
+    API key:   ${demo.apiKey}
+
+  Try it:
+    curl -s ${config.publicApiBaseUrl}/calls -H "Authorization: Bearer ${demo.apiKey}" \\
+      -H "Content-Type: application/json" -d @examples/call.json
+`);
+}
+
+async function serve(config: Config, noWorker: boolean): Promise<void> {
+  const deps = await createContainer(config);
+  // The demo is for zero set-up trials: only on an empty embedded database unless DEMO=true asks for it.
+  const wantDemo = config.demo ?? !config.databaseUrl;
+  if (wantDemo && (await isEmptyDatabase(deps.store.db))) printDemo(config, await createDemoWorkspace(deps.store.db));
+  const app = await buildServer(deps);
+  const stop = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await deps.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  const worker = noWorker || config.worker === 'off' ? 'off' : 'inline';
+  console.log(`Callscore is running (${config.serviceEnv}, ${deps.store.dialect}, worker ${worker}).
+  Web app:  ${config.publicAppBaseUrl}/
+  API:      ${config.publicApiBaseUrl}  (contract: ${config.publicApiBaseUrl}/openapi.json)`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { 'no-worker': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (!command || command === 'help' || values.help) {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await serve(config, values['no-worker'] ?? false);
+      return -1; // keeps running
+    case 'migrate': {
+      const store = await openStore(config);
+      await store.close();
+      console.log(`Database is up to date (${store.dialect}).`);
+      return 0;
+    }
+    case 'seed': {
+      const file = positionals[0];
+      if (!file) {
+        console.error('Usage: callscore seed FILE.json');
+        return 2;
+      }
+      const workspace = parseWorkspace(JSON.parse(fs.readFileSync(file, 'utf8')));
+      const store = await openStore(config);
+      try {
+        const s = await seedWorkspace(store.db, workspace);
+        console.log(`Seeded ${s.accounts} account(s), ${s.teams} team(s), ${s.users} user(s), ${s.scorecards} scorecard(s), ${s.apiKeys} API key(s).`);
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'openapi': {
+      const { printOpenApi } = await import('./http/openapi-document.js'); // no database needed
+      process.stdout.write(`${JSON.stringify(await printOpenApi(config), null, 2)}\n`);
+      return 0;
+    }
+    default:
+      console.error(`Unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof WorkspaceError) console.error(error.message);
+    else if (error instanceof SyntaxError) console.error(`The file is not valid JSON: ${error.message}`);
+    else console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -81,3 +81,28 @@ export async function migrate(db: Kysely<Database>): Promise<void> {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+]);
+
+/** True for errors that mean "the database cannot be reached right now" rather than a bug. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e) return false;
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|driver has already been destroyed|Cannot use a pool after calling end|max retries per request|Connection is closed/i.test(
+    e.message ?? '',
+  );
+}

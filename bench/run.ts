@@ -1,0 +1,136 @@
+/**
+ * `npm run bench`: POST /v1/calls throughput, latency and memory of the real server (SQLite, worker off,
+ * rate limits raised) against a bare Fastify route that only parses the same body, measured in the same run.
+ * Machines are noisy: read the ratios, not the absolute numbers.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { bodyTemplate, type BodyTemplate } from './transcripts.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const KEY = 'svc_sk_bench_key_000000000000000000';
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+
+interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+async function startServer(name: string, command: string[], env: Record<string, string>, port: number): Promise<Server> {
+  const child = spawn(process.execPath, command, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child);
+  return { name, url, child };
+}
+
+/** Peak resident set size of a process so far (Linux VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+let counter = 0;
+async function load(server: Server, template: BodyTemplate, options: { connections: number; overallRate?: number }) {
+  const result = await autocannon({
+    url: `${server.url}/v1/calls`,
+    method: 'POST',
+    connections: options.connections,
+    duration: DURATION_S,
+    overallRate: options.overallRate,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const unique = `${process.pid}-${++counter}-${Date.now()}`;
+          return { ...request, body: template.json.replaceAll('__UNIQ__', unique) };
+        },
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  return {
+    rps: Math.round((ok / result.duration) * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-bench-'));
+  const env = {
+    DATA_DIR: dataDir,
+    DEMO: 'false',
+    WORKER: 'off',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_KEY: '100000000',
+    RATE_LIMIT_PER_IP: '100000000',
+  };
+  execFileSync(process.execPath, ['bin/callscore.js', 'seed', 'bench/workspace.json'], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
+  const rows: string[] = [];
+  const summary: Record<string, unknown> = {};
+  try {
+    for (const kind of ['typical', 'large'] as const) {
+      const template = bodyTemplate(kind);
+      const label = `${kind === 'typical' ? '~40 KB' : '~1 MiB'} (${template.segments} segments, ${Math.round(template.bytes / 1024)} KB, ${template.characters} chars)`;
+      console.error(`\n▶ ${label}`);
+      const measured: Record<string, { peak: Awaited<ReturnType<typeof load>>; half: Awaited<ReturnType<typeof load>>; rss: number }> = {};
+      for (const which of ['baseline', 'callscore'] as const) {
+        const server =
+          which === 'baseline'
+            ? await startServer('baseline', ['bench/baseline-server.mjs'], {}, 18_081)
+            : await startServer('callscore', ['bin/callscore.js', 'serve'], env, 18_080);
+        try {
+          console.error(`  ${which}: finding the peak rate (${DURATION_S}s)…`);
+          const peak = await load(server, template, { connections: 8 });
+          console.error(`  ${which}: ${peak.rps} req/s; now at half that rate (${DURATION_S}s)…`);
+          const half = await load(server, template, { connections: 8, overallRate: Math.max(1, Math.floor(peak.rps / 2)) });
+          measured[which] = { peak, half, rss: peakRssMb(server.child.pid!) };
+        } finally {
+          server.child.kill('SIGTERM');
+          await new Promise((r) => server.child.once('exit', r));
+        }
+      }
+      const b = measured.baseline!;
+      const c = measured.callscore!;
+      const ratio = Math.round((c.peak.rps / b.peak.rps) * 100) / 100;
+      summary[kind] = { baseline: b, callscore: c, ratio };
+      rows.push(
+        `| ${label} | ${c.peak.rps} | ${c.half.p50} / ${c.half.p99} | ${c.rss} | ${b.peak.rps} | ${b.half.p50} / ${b.half.p99} | ${b.rss} | **${ratio}** | ${c.peak.errors + c.half.errors} |`,
+      );
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log('\nPOST /v1/calls, SQLite, worker off, autocannon with 8 connections on loopback');
+  console.log('| body | callscore calls/s (peak) | p50 / p99 ms at half peak | peak RSS MB | baseline req/s | baseline p50 / p99 ms | baseline RSS MB | ratio | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log('\nTargets: ratio >= 0.5, p99 < 50 ms at half the peak rate, RSS < 300 MB.');
+  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'bench/results/ingest.json'), JSON.stringify(summary, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

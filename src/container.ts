@@ -1,0 +1,87 @@
+/**
+ * Composition root: picks each implementation from the config in one place and returns the dependencies
+ * plus close(). SQLite|PostgreSQL, memory|Redis rate limits, disk recordings, heuristic speaker inference.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import { createStore, migrate, type Store } from './store/db.js';
+import type { RateLimiter } from './rate-limit/limiter.js';
+import { createMemoryRateLimiter } from './rate-limit/memory.js';
+import { createRedisRateLimiter } from './rate-limit/redis.js';
+import { createDiskRecordingStore, type DiskRecordingStore } from './recordings/disk.js';
+import type { IngestDeps } from './ingest/ingest-call.js';
+import { abstainingInferrer } from './ingest/resolve-speaker.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  limiter: RateLimiter;
+  recordings: DiskRecordingStore;
+  uploadSecret: Buffer;
+  ingest: IngestDeps;
+  /** false silences request logs (tests, benchmarks). */
+  logger?: boolean;
+  close(): Promise<void>;
+}
+
+/** Inference and classification share this deadline, below the 60 s client timeout the spec recommends. */
+export const INFERENCE_DEADLINE_MS = 45_000;
+
+/** The HMAC key for upload URLs: from the environment, else generated once into DATA_DIR (mode 0600). */
+export function uploadSigningSecret(config: Config): Buffer {
+  if (config.uploadSigningSecret) return Buffer.from(config.uploadSigningSecret, 'utf8');
+  const file = path.join(config.dataDir, 'secrets', 'upload-signing.key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'utf8');
+}
+
+/** The upload path lives beside the API base, outside /v1: `https://api.example.com/v1` → `…/uploads/recordings`. */
+export function uploadBaseUrl(publicApiBaseUrl: string): string {
+  return `${publicApiBaseUrl.replace(/\/v1$/, '')}/uploads/recordings`;
+}
+
+export async function openStore(config: Config): Promise<Store> {
+  const store = createStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sqliteSynchronous: config.sqliteSynchronous,
+  });
+  await migrate(store.db);
+  return store;
+}
+
+export async function createContainer(config: Config, options: { logger?: boolean } = {}): Promise<AppDeps> {
+  const store = await openStore(config);
+  const limiter = config.redisUrl
+    ? createRedisRateLimiter({ url: config.redisUrl, prefix: 'callscore:rl:' })
+    : createMemoryRateLimiter({});
+  const uploadSecret = uploadSigningSecret(config);
+  const recordings = createDiskRecordingStore({
+    dir: path.join(config.dataDir, 'recordings'),
+    uploadBaseUrl: uploadBaseUrl(config.publicApiBaseUrl),
+    secret: uploadSecret,
+  });
+  return {
+    config,
+    store,
+    limiter,
+    recordings,
+    uploadSecret,
+    logger: options.logger,
+    ingest: {
+      store,
+      inferrer: abstainingInferrer,
+      classify: () => null,
+      inferenceDeadlineMs: INFERENCE_DEADLINE_MS,
+    },
+    async close() {
+      await limiter.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * buildServer(deps): the whole HTTP surface, never listening (tests and `serve` decide that).
+ * Request order (DESIGN 1b): route → caller → rate limit → 401/403 → body (413/415/400) → schema (422) → use case.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import { AppError } from '../errors.js';
+import type { AppDeps } from '../container.js';
+import { errorHandler, sendError } from './error-handler.js';
+import { generateRequestId, registerCloseOnUnreadBody, registerRequestId } from './hooks/request-id.js';
+import { registerApiAuth } from './hooks/api-auth.js';
+import { callsRoutes } from './v1/calls.routes.js';
+import { recordingsRoutes, uploadRoutes } from './v1/recordings.routes.js';
+import { openApiRoutes, OPENAPI_DOCUMENT } from './v1/openapi.routes.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function loggerOptions(deps: AppDeps): FastifyServerOptions['logger'] {
+  if (deps.logger === false) return false;
+  return {
+    level: deps.config.logLevel,
+    base: { env: deps.config.serviceEnv },
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: {
+      // Query strings may carry upload signatures: log the path only.
+      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
+    },
+  };
+}
+
+/** TRUST_PROXY: a hop count, `true`, or addresses/CIDRs whose X-Forwarded-For is believed for the client IP. */
+function trustProxy(value: string | number | boolean | undefined): FastifyServerOptions['trustProxy'] {
+  if (typeof value === 'number') return (_address: string, hop: number) => hop < value;
+  return value ?? false;
+}
+
+export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(deps),
+    genReqId: generateRequestId,
+    requestIdLogLabel: 'request_id',
+    trustProxy: trustProxy(deps.config.trustProxy),
+    bodyLimit: BODY_LIMIT_BYTES,
+    // The body is parsed by our own parser below; prototype keys are refused by the validation step (422).
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    ajv: {
+      // Fastify's defaults silently drop unknown fields and coerce types: the contract must reject both.
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, allowUnionTypes: true },
+    },
+  });
+
+  registerRequestId(app);
+  registerCloseOnUnreadBody(app);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+
+  await app.register(swagger, OPENAPI_DOCUMENT(deps.config.publicApiBaseUrl));
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async () => {
+    await deps.store.db.selectFrom('accounts').select('id').limit(1).execute();
+    return { status: 'ready' };
+  });
+
+  await app.register(
+    async (v1) => {
+      v1.removeAllContentTypeParsers();
+      v1.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
+        }
+      });
+      registerApiAuth(v1, {
+        store: deps.store,
+        limiter: deps.limiter,
+        perKey: deps.config.rateLimitPerKey,
+        perIp: deps.config.rateLimitPerIp,
+      });
+      // After authentication (onRequest), before parsing: size first, then media type (DESIGN 1b step 3).
+      v1.addHook('preParsing', async (request) => {
+        if (request.method !== 'POST') return;
+        if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
+          throw new AppError('payload_too_large', 'The request body is over 1 MiB.');
+        }
+        const type = request.headers['content-type'];
+        if (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+          throw new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+        }
+      });
+      v1.addHook('preValidation', async (request) => {
+        if (request.method === 'POST' && request.body === undefined) {
+          throw new AppError('invalid_json', 'The request body is empty; send a JSON object.');
+        }
+      });
+      await v1.register(callsRoutes, {
+        ingest: deps.ingest,
+        publicApiBaseUrl: deps.config.publicApiBaseUrl,
+        publicAppBaseUrl: deps.config.publicAppBaseUrl,
+      });
+      await v1.register(recordingsRoutes, { store: deps.store, recordings: deps.recordings });
+      await v1.register(openApiRoutes);
+    },
+    { prefix: '/v1' },
+  );
+
+  await app.register(uploadRoutes, { store: deps.store, recordings: deps.recordings, secret: deps.uploadSecret });
+  return app;
+}

@@ -1,0 +1,112 @@
+/** POST /v1/calls and GET /v1/calls/{id}: schema in the route options, the story in ingestCall. */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors.js';
+import { checkBodyStrings, callRuleViolations, throwSchemaErrors } from '../../ingest/check-request.js';
+import { ingestCall, type IngestDeps } from '../../ingest/ingest-call.js';
+import { findCallForAccount } from '../../store/calls.repo.js';
+import type { Call } from '../../store/schema.js';
+import {
+  CallIdParamsSchema,
+  CallIngestResultSchema,
+  CallSchema,
+  CreateCallRequestSchema,
+  errorResponses,
+  type CallIngestResult,
+  type CallView,
+  type CreateCallRequest,
+} from './schemas.js';
+
+export interface CallsRouteOptions {
+  ingest: IngestDeps;
+  publicApiBaseUrl: string;
+  publicAppBaseUrl: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function attribution(call: Call) {
+  return call.rep_source && call.speaker_source
+    ? { rep_source: call.rep_source, speaker_source: call.speaker_source }
+    : null;
+}
+
+export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptions): Promise<void> {
+  const appUrl = (id: string) => `${options.publicAppBaseUrl}/calls/${id}`;
+
+  app.post(
+    '/calls',
+    {
+      config: { scope: 'calls:write' },
+      attachValidation: true,
+      schema: {
+        summary: 'Create a call from a transcript and queue it for scoring',
+        description: 'Idempotent on (provider, external_id). Returns ids, status and links; never scores.',
+        operationId: 'createCall',
+        tags: ['calls'],
+        body: CreateCallRequestSchema,
+        response: {
+          200: { ...CallIngestResultSchema, description: 'The call already existed; nothing new was created.' },
+          202: { ...CallIngestResultSchema, description: 'The call was created and queued for scoring.' },
+          ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      checkBodyStrings(request.body);
+      const ruleViolations = callRuleViolations((request.body ?? {}) as object, Date.now());
+      if (request.validationError) {
+        throwSchemaErrors((request.validationError as unknown as { validation: never[] }).validation, ruleViolations);
+      }
+      if (ruleViolations.length) throwSchemaErrors([], ruleViolations);
+      const { call, created } = await ingestCall(options.ingest, request.caller!, request.body as CreateCallRequest);
+      const result: CallIngestResult = {
+        id: call.id,
+        object: 'call',
+        external_id: call.external_id,
+        provider: call.provider,
+        status: call.status,
+        created,
+        attribution: attribution(call),
+        recording_attached: call.recording_id !== null,
+        app_url: appUrl(call.id),
+      };
+      if (created) reply.header('Location', `${options.publicApiBaseUrl}/calls/${call.id}`);
+      return reply.code(created ? 202 : 200).send(result);
+    },
+  );
+
+  app.get(
+    '/calls/:id',
+    {
+      config: { scope: 'calls:read' },
+      schema: {
+        summary: 'Read the status and in-app link of a call',
+        operationId: 'getCall',
+        tags: ['calls'],
+        params: CallIdParamsSchema,
+        response: { 200: { ...CallSchema, description: 'The call. Never contains scores or transcript text.' }, ...errorResponses(401, 403, 404, 429, 500) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const call = UUID.test(id) ? await findCallForAccount(options.ingest.store.db, request.caller!.accountId, id.toLowerCase()) : undefined;
+      if (!call) throw new AppError('not_found', 'No call with this id exists in your account.');
+      const view: CallView = {
+        id: call.id,
+        object: 'call',
+        external_id: call.external_id,
+        provider: call.provider,
+        status: call.status,
+        skip_reason: call.status === 'skipped' ? call.skip_reason : null,
+        rep: { email: call.rep_email },
+        call_type: call.call_type,
+        has_recording: call.recording_id !== null,
+        attribution: attribution(call),
+        occurred_at: call.occurred_at,
+        created_at: call.created_at,
+        app_url: appUrl(call.id),
+      };
+      return view;
+    },
+  );
+}

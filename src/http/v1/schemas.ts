@@ -1,0 +1,190 @@
+/**
+ * The v1 contract as TypeBox schemas: one definition validates requests, serialises responses, types the
+ * handlers and becomes the OpenAPI 3.1 document. Nullable fields use `type: [T, 'null']` rather than anyOf,
+ * so a validation error names one problem instead of one per branch.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+function nullable<T extends TSchema>(schema: T) {
+  const { enum: values, ...rest } = schema as T & { enum?: unknown[] };
+  return Type.Unsafe<Static<T> | null>({
+    ...rest,
+    type: [schema.type as string, 'null'],
+    ...(values ? { enum: [...values, null] } : {}),
+  });
+}
+
+export const CALL_TYPES = [
+  'discovery',
+  'cold_call',
+  'warm_call',
+  'customer_success',
+  'cross_selling',
+  'evaluation',
+  'negotiation',
+  'gatekeeper',
+  'inbound_call',
+  'technical_discovery',
+] as const;
+
+export const RECORDING_CONTENT_TYPES = [
+  'audio/mpeg',
+  'audio/mp3',
+  'audio/wav',
+  'audio/x-wav',
+  'audio/mp4',
+  'audio/x-m4a',
+  'audio/aac',
+  'audio/webm',
+  'audio/ogg',
+  'audio/flac',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'video/x-matroska',
+  'video/x-m4v',
+] as const;
+
+export const MAX_RECORDING_BYTES = 209_715_200;
+
+/** RFC 3339 with `Z` or a colon offset; ajv-formats' date-time alone accepts `+0100`, which the contract refuses. */
+export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$';
+
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const Text200 = Type.String({ minLength: 1, maxLength: 200 });
+
+export const RepSchema = Type.Object(
+  { email: Email, name: Type.Optional(nullable(Text200)) },
+  { additionalProperties: false },
+);
+
+export const ParticipantSchema = Type.Object(
+  {
+    role: Type.Union([Type.Literal('rep'), Type.Literal('customer'), Type.Literal('other')]),
+    name: Text200,
+    email: Type.Optional(nullable(Email)),
+    company: Type.Optional(nullable(Text200)),
+    speaker_label: Type.Optional(nullable(Text200)),
+  },
+  { additionalProperties: false },
+);
+
+export const SegmentSchema = Type.Object(
+  {
+    speaker: Text200,
+    text: Type.String({ minLength: 1, maxLength: 20_000 }),
+    start_ms: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 9_007_199_254_740_991 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const TranscriptSchema = Type.Object(
+  {
+    segments: Type.Optional(nullable(Type.Array(SegmentSchema, { minItems: 1, maxItems: 10_000 }))),
+    text: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 600_000 }))),
+    rep_speaker: Type.Optional(nullable(Text200)),
+  },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of `segments` or `text` must be present (non-null).',
+  },
+);
+
+export const CreateCallRequestSchema = Type.Object(
+  {
+    external_id: Type.String({ minLength: 1, maxLength: 200 }),
+    provider: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$' }),
+    occurred_at: Type.String({ format: 'date-time', pattern: RFC3339_PATTERN }),
+    call_type: Type.Optional(nullable(Type.Unsafe<(typeof CALL_TYPES)[number]>({ type: 'string', enum: [...CALL_TYPES] }))),
+    scorecard_id: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+    rep: Type.Optional(nullable(RepSchema)),
+    participants: Type.Optional(nullable(Type.Array(ParticipantSchema, { maxItems: 50 }))),
+    transcript: TranscriptSchema,
+    recording_id: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    metadata: Type.Optional(
+      nullable(
+        Type.Object({}, { additionalProperties: true, description: 'Free-form; at most 16 KB serialized, 5 levels deep.' }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateCallRequest = Static<typeof CreateCallRequestSchema>;
+
+const CallStatus = Type.String({
+  description: 'Open enum. Known values: queued, scoring, scored, skipped, failed.',
+  examples: ['queued'],
+});
+
+export const AttributionSchema = Type.Object({
+  rep_source: Type.String({ description: 'Open enum: rep_email, api_key_owner.' }),
+  speaker_source: Type.String({ description: 'Open enum: rep_speaker, name_match, inferred.' }),
+});
+
+export const CallIngestResultSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  object: Type.Literal('call'),
+  external_id: nullable(Type.String()),
+  provider: nullable(Type.String()),
+  status: CallStatus,
+  created: Type.Boolean(),
+  attribution: nullable(AttributionSchema),
+  recording_attached: Type.Boolean(),
+  app_url: Type.String({ format: 'uri' }),
+});
+export type CallIngestResult = Static<typeof CallIngestResultSchema>;
+
+export const CallSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  object: Type.Literal('call'),
+  external_id: nullable(Type.String()),
+  provider: nullable(Type.String()),
+  status: CallStatus,
+  skip_reason: nullable(Type.String({ description: 'Open enum: too_short, no_scorecard, empty_scorecard, all_criteria_na.' })),
+  rep: Type.Object({ email: nullable(Type.String()) }),
+  call_type: nullable(Type.String()),
+  has_recording: Type.Boolean(),
+  attribution: nullable(AttributionSchema),
+  occurred_at: nullable(Type.String({ format: 'date-time' })),
+  created_at: Type.String({ format: 'date-time' }),
+  app_url: Type.String({ format: 'uri' }),
+});
+export type CallView = Static<typeof CallSchema>;
+
+export const CallIdParamsSchema = Type.Object({ id: Type.String({ description: 'The call id (UUID).' }) });
+
+export const CreateRecordingRequestSchema = Type.Object(
+  {
+    content_type: Type.String({ minLength: 1, maxLength: 255, examples: [...RECORDING_CONTENT_TYPES] }),
+    // The maximum is checked by the handler: over it the contract answers recording_too_large, not a schema error.
+    size_bytes: Type.Integer({ minimum: 1, description: `1 to ${MAX_RECORDING_BYTES} bytes (200 MB).` }),
+    filename: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  },
+  { additionalProperties: false },
+);
+export type CreateRecordingRequest = Static<typeof CreateRecordingRequestSchema>;
+
+export const RecordingUploadSchema = Type.Object({
+  recording_id: Type.String(),
+  object: Type.Literal('recording_upload'),
+  upload_url: Type.String({ format: 'uri' }),
+  upload_method: Type.Literal('PUT'),
+  upload_headers: Type.Record(Type.String(), Type.String()),
+  expires_at: Type.String({ format: 'date-time' }),
+  max_size_bytes: Type.Integer(),
+});
+export type RecordingUpload = Static<typeof RecordingUploadSchema>;
+
+export const ErrorSchema = Type.Object({
+  error: Type.Object({
+    code: Type.String({ description: 'Open enum of error codes.' }),
+    message: Type.String(),
+    request_id: Type.String(),
+    fields: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  }),
+});
+
+/** Error responses of an operation, keyed by status, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, { ...ErrorSchema, description: `Error (${s})` }]));
+}

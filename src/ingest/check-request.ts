@@ -1,0 +1,150 @@
+/**
+ * Pure: the request rules JSON Schema cannot say, and the translation of schema errors into the contract's
+ * 422s. Order (DESIGN 1b step 4): dangerous keys → unknown fields (all of them) → every other violation.
+ */
+import { AppError, type FieldError } from '../errors.js';
+
+/** The subset of an Ajv error we read (kept structural so this module does not import Ajv). */
+export interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const METADATA_MAX_BYTES = 16_384;
+const METADATA_MAX_DEPTH = 5;
+const MIN_OCCURRED_AT = Date.UTC(2000, 0, 1);
+const DAY_MS = 86_400_000;
+
+/** `/transcript/segments/10/text` → `transcript.segments[10].text` */
+export function jsonPointerToField(pointer: string): string {
+  let out = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
+  }
+  return out;
+}
+
+function join(path: string, key: string | number): string {
+  return typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+}
+
+/** Walks every key and string of the body: NUL characters and prototype-polluting keys are refused anywhere. */
+function scanValues(value: unknown, path: string, out: FieldError[]): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push({ field: path, message: 'must not contain the NUL character' });
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) scanValues(value[i], join(path, i), out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      const at = join(path, key);
+      if (FORBIDDEN_KEYS.has(key)) out.push({ field: at, message: `the key "${key}" is not allowed` });
+      else if (key.includes('\u0000')) out.push({ field: at, message: 'keys must not contain the NUL character' });
+      scanValues((value as Record<string, unknown>)[key], at, out);
+    }
+  }
+}
+
+/** Depth where the object itself is level 1 and every nested object or array adds one. */
+function depth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let deepest = 0;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) deepest = Math.max(deepest, depth(child));
+  return 1 + deepest;
+}
+
+/** Refuses NUL and forbidden keys before anything else looks at the body. */
+export function checkBodyStrings(body: unknown): void {
+  const problems: FieldError[] = [];
+  scanValues(body, '', problems);
+  if (problems.length) throw validationFailed(problems);
+}
+
+export function validationFailed(fields: FieldError[]): AppError {
+  const first = fields[0];
+  const message =
+    fields.length === 1 && first ? `${first.field}: ${first.message}` : `The request has ${fields.length} invalid fields.`;
+  return new AppError('validation_failed', message, { fields });
+}
+
+/** Schema errors → 422 unknown_field (listing every unknown field) or validation_failed (every violation). */
+export function schemaErrorsToFields(errors: readonly SchemaError[]): { unknown: FieldError[]; invalid: FieldError[] } {
+  const unknown: FieldError[] = [];
+  const invalid: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const base = jsonPointerToField(e.instancePath);
+    if (e.keyword === 'additionalProperties') {
+      const field = join(base, String(e.params.additionalProperty));
+      if (!seen.has(`u:${field}`)) unknown.push({ field, message: 'is not a field of the contract' });
+      seen.add(`u:${field}`);
+      continue;
+    }
+    const field = e.keyword === 'required' ? join(base, String(e.params.missingProperty)) : base || '(body)';
+    const message = e.keyword === 'required' ? 'is required' : describe(e);
+    if (seen.has(`i:${field}`)) continue; // one message per field: the first is the most specific
+    seen.add(`i:${field}`);
+    invalid.push({ field, message });
+  }
+  return { unknown, invalid };
+}
+
+function describe(e: SchemaError): string {
+  switch (e.keyword) {
+    case 'pattern':
+      return 'has an invalid format';
+    case 'format':
+      return `must be a valid ${String(e.params.format)}`;
+    case 'enum':
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+export function throwSchemaErrors(errors: readonly SchemaError[], extra: FieldError[] = []): never {
+  const { unknown, invalid } = schemaErrorsToFields(errors);
+  if (unknown.length) {
+    throw new AppError('unknown_field', `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.map((f) => f.field).join(', ')}`, {
+      fields: unknown,
+    });
+  }
+  throw validationFailed([...invalid, ...extra.filter((x) => !invalid.some((i) => i.field === x.field))]);
+}
+
+interface CallRules {
+  occurred_at?: unknown;
+  metadata?: unknown;
+  transcript?: { segments?: unknown; text?: unknown } | null;
+}
+
+/** Rules of CreateCallRequest beyond the schema. Returns every violation (empty when fine). */
+export function callRuleViolations(body: CallRules, now: number): FieldError[] {
+  const out: FieldError[] = [];
+  if (typeof body.occurred_at === 'string') {
+    const at = Date.parse(body.occurred_at);
+    if (Number.isNaN(at)) out.push({ field: 'occurred_at', message: 'must be a valid RFC 3339 date-time' });
+    else if (at < MIN_OCCURRED_AT || at > now + DAY_MS) {
+      out.push({ field: 'occurred_at', message: 'must lie between 2000-01-01 and one day after now' });
+    }
+  }
+  if (body.metadata !== null && typeof body.metadata === 'object') {
+    if (Buffer.byteLength(JSON.stringify(body.metadata), 'utf8') > METADATA_MAX_BYTES) {
+      out.push({ field: 'metadata', message: 'must be at most 16 KB serialized' });
+    }
+    if (depth(body.metadata) > METADATA_MAX_DEPTH) out.push({ field: 'metadata', message: 'must be at most 5 levels deep' });
+  }
+  const transcript = body.transcript;
+  if (transcript && typeof transcript === 'object') {
+    const hasSegments = transcript.segments !== undefined && transcript.segments !== null;
+    const hasText = transcript.text !== undefined && transcript.text !== null;
+    if (hasSegments === hasText) {
+      const message = hasSegments ? 'send only one of segments or text' : 'one of segments or text is required';
+      out.push({ field: 'transcript.segments', message }, { field: 'transcript.text', message });
+    }
+  }
+  return out;
+}

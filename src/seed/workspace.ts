@@ -1,0 +1,315 @@
+/**
+ * `callscore seed FILE.json`: loads a workspace description (DESIGN section 3) idempotently.
+ * Names and emails are the keys; running the same file twice changes nothing the second time.
+ */
+import { randomUUID } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { nowIso } from '../store/db.js';
+import { digestApiKey, displayPrefix, isWellFormedApiKey, SCOPES } from '../auth/api-keys.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { validateCriteria } from '../scoring/criteria.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+
+export const WorkspaceSchema = Type.Object({
+  accounts: Type.Array(
+    Type.Object({
+      name: Type.String({ minLength: 1 }),
+      status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('payment_required')])),
+      features: Type.Optional(Type.Array(Type.String())),
+      teams: Type.Optional(
+        Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), deleted: Type.Optional(Type.Boolean()) })),
+      ),
+      users: Type.Optional(
+        Type.Array(
+          Type.Object({
+            email: Type.String({ minLength: 3 }),
+            name: Type.String({ minLength: 1 }),
+            password: Nullable(Type.String({ minLength: 1 })),
+            role: Type.Union([Type.Literal('admin'), Type.Literal('manager'), Type.Literal('rep')]),
+            teams: Type.Optional(Type.Array(Type.String())),
+            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('pending')])),
+          }),
+        ),
+      ),
+      scorecards: Type.Optional(
+        Type.Array(
+          Type.Object({
+            id: Nullable(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })),
+            team: Type.String(),
+            name: Type.String({ minLength: 1 }),
+            status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('archived')])),
+            criteria: Type.Optional(Type.Array(Type.Unknown())),
+          }),
+        ),
+      ),
+      team_settings: Type.Optional(
+        Type.Array(
+          Type.Object({
+            team: Type.String(),
+            default_scorecard: Nullable(Type.String()),
+            rules: Type.Optional(Type.Record(Type.String(), Type.String())),
+          }),
+        ),
+      ),
+      api_keys: Type.Optional(
+        Type.Array(
+          Type.Object({
+            secret: Type.String(),
+            name: Type.Optional(Type.String()),
+            team: Type.String(),
+            created_by: Type.String(),
+            scopes: Type.Optional(Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))))),
+            revoked: Type.Optional(Type.Boolean()),
+          }),
+        ),
+      ),
+    }),
+  ),
+});
+
+export type Workspace = Static<typeof WorkspaceSchema>;
+type AccountSpec = Workspace['accounts'][number];
+
+export class WorkspaceError extends Error {}
+
+/** Checks the shape and the cross-references; throws WorkspaceError listing every problem. */
+export function parseWorkspace(value: unknown): Workspace {
+  if (!Value.Check(WorkspaceSchema, value)) {
+    const problems = [...Value.Errors(WorkspaceSchema, value)].slice(0, 20).map((e) => `${e.path || '/'}: ${e.message}`);
+    throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
+  }
+  const problems: string[] = [];
+  for (const [i, account] of value.accounts.entries()) {
+    const at = `accounts[${i}] (${account.name})`;
+    const teams = new Set((account.teams ?? []).map((t) => t.name));
+    const emails = new Set((account.users ?? []).map((u) => u.email.toLowerCase()));
+    for (const user of account.users ?? []) {
+      for (const team of user.teams ?? []) if (!teams.has(team)) problems.push(`${at}: user ${user.email} names unknown team "${team}"`);
+    }
+    const cards = new Map<string, Set<string>>();
+    for (const card of account.scorecards ?? []) {
+      if (!teams.has(card.team)) problems.push(`${at}: scorecard "${card.name}" names unknown team "${card.team}"`);
+      const names = cards.get(card.team) ?? new Set();
+      names.add(card.name);
+      cards.set(card.team, names);
+      const checked = validateCriteria(card.criteria ?? []);
+      if (!checked.ok) problems.push(`${at}: scorecard "${card.name}": ${checked.errors.join('; ')}`);
+    }
+    for (const settings of account.team_settings ?? []) {
+      const names = cards.get(settings.team) ?? new Set();
+      const refs = [settings.default_scorecard, ...Object.values(settings.rules ?? {})];
+      for (const ref of refs) {
+        if (ref && !names.has(ref)) problems.push(`${at}: team "${settings.team}" refers to unknown scorecard "${ref}"`);
+      }
+    }
+    for (const key of account.api_keys ?? []) {
+      if (!isWellFormedApiKey(key.secret)) problems.push(`${at}: an api key secret must look like svc_sk_<at least 16 characters>`);
+      if (!teams.has(key.team)) problems.push(`${at}: an api key names unknown team "${key.team}"`);
+      if (!emails.has(key.created_by.toLowerCase())) problems.push(`${at}: an api key's created_by "${key.created_by}" is not a user`);
+    }
+  }
+  if (problems.length) throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
+  return value;
+}
+
+export interface SeedSummary {
+  accounts: number;
+  teams: number;
+  users: number;
+  scorecards: number;
+  apiKeys: number;
+}
+
+/** Writes the workspace; idempotent. One transaction per account. */
+export async function seedWorkspace(db: Kysely<Database>, workspace: Workspace): Promise<SeedSummary> {
+  const summary: SeedSummary = { accounts: 0, teams: 0, users: 0, scorecards: 0, apiKeys: 0 };
+  for (const account of workspace.accounts) {
+    // Hash passwords before the transaction: scrypt is slow and transactions must stay short.
+    const passwords = await preparePasswords(db, account);
+    await db.transaction().execute((tx) => seedAccount(tx, account, passwords, summary));
+  }
+  return summary;
+}
+
+type PasswordPlan = Map<string, string | null>; // email → new hash (null: keep the stored one)
+
+async function preparePasswords(db: Kysely<Database>, account: AccountSpec): Promise<PasswordPlan> {
+  const plan: PasswordPlan = new Map();
+  const existing = await db
+    .selectFrom('users as u')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['u.email', 'u.password_hash'])
+    .where('a.name', '=', account.name)
+    .execute();
+  const stored = new Map(existing.map((u) => [u.email, u.password_hash]));
+  for (const user of account.users ?? []) {
+    if (!user.password) continue;
+    const email = user.email.toLowerCase();
+    const hash = stored.get(email);
+    plan.set(email, hash && (await verifyPassword(user.password, hash)) ? null : await hashPassword(user.password));
+  }
+  return plan;
+}
+
+async function seedAccount(
+  tx: Transaction<Database>,
+  spec: AccountSpec,
+  passwords: PasswordPlan,
+  summary: SeedSummary,
+): Promise<void> {
+  const now = nowIso();
+  const features = JSON.stringify(spec.features ?? []);
+  const status = spec.status ?? 'active';
+  let account = await tx.selectFrom('accounts').selectAll().where('name', '=', spec.name).executeTakeFirst();
+  if (!account) {
+    account = { id: randomUUID(), name: spec.name, status, features, created_at: now };
+    await tx.insertInto('accounts').values(account).execute();
+  } else {
+    await tx.updateTable('accounts').set({ status, features }).where('id', '=', account.id).execute();
+  }
+  const accountId = account.id;
+  summary.accounts++;
+
+  const teamIds = new Map<string, string>();
+  for (const team of spec.teams ?? []) {
+    const deletedAt = team.deleted ? now : null;
+    const found = await tx
+      .selectFrom('teams')
+      .select(['id', 'deleted_at'])
+      .where('account_id', '=', accountId)
+      .where('name', '=', team.name)
+      .executeTakeFirst();
+    const id = found?.id ?? randomUUID();
+    if (!found) {
+      await tx.insertInto('teams').values({ id, account_id: accountId, name: team.name, deleted_at: deletedAt, created_at: now }).execute();
+    } else if (Boolean(found.deleted_at) !== Boolean(team.deleted)) {
+      await tx.updateTable('teams').set({ deleted_at: deletedAt }).where('id', '=', id).execute();
+    }
+    teamIds.set(team.name, id);
+    summary.teams++;
+  }
+  const teamId = (name: string) => teamIds.get(name)!;
+
+  const userIds = new Map<string, string>();
+  for (const user of spec.users ?? []) {
+    const email = user.email.toLowerCase();
+    const userStatus = user.status ?? 'active';
+    const found = await tx
+      .selectFrom('users')
+      .select(['id', 'last_sign_in_at'])
+      .where('account_id', '=', accountId)
+      .where('email', '=', email)
+      .executeTakeFirst();
+    const id = found?.id ?? randomUUID();
+    const newHash = passwords.get(email);
+    // An active user has signed in at least once; a pending one never has (DESIGN: rep_pending_activation).
+    const lastSignIn = userStatus === 'pending' ? null : (found?.last_sign_in_at ?? now);
+    if (!found) {
+      await tx
+        .insertInto('users')
+        .values({
+          id,
+          account_id: accountId,
+          email,
+          name: user.name,
+          password_hash: newHash ?? null,
+          role: user.role,
+          status: userStatus,
+          last_sign_in_at: lastSignIn,
+          created_at: now,
+        })
+        .execute();
+    } else {
+      await tx
+        .updateTable('users')
+        .set({ name: user.name, role: user.role, status: userStatus, last_sign_in_at: lastSignIn, ...(newHash ? { password_hash: newHash } : {}) })
+        .where('id', '=', id)
+        .execute();
+    }
+    const wanted = new Set((user.teams ?? []).map(teamId));
+    await tx.deleteFrom('team_members').where('user_id', '=', id).execute();
+    for (const team of wanted) await tx.insertInto('team_members').values({ team_id: team, user_id: id }).execute();
+    userIds.set(email, id);
+    summary.users++;
+  }
+
+  const scorecardIds = new Map<string, string>(); // `${team}\u0000${name}` → id
+  for (const card of spec.scorecards ?? []) {
+    const team = teamId(card.team);
+    // Stored with defaults filled in (validated in parseWorkspace, so this cannot fail here).
+    const checked = validateCriteria(card.criteria ?? []);
+    const criteria = JSON.stringify(checked.ok ? checked.criteria : []);
+    const found = await tx
+      .selectFrom('scorecards')
+      .select(['id', 'current_version'])
+      .where('team_id', '=', team)
+      .where('name', '=', card.name)
+      .executeTakeFirst();
+    const id = found?.id ?? card.id ?? randomUUID();
+    const cardStatus = card.status ?? 'published';
+    if (!found) {
+      await tx
+        .insertInto('scorecards')
+        .values({ id, account_id: accountId, team_id: team, name: card.name, status: cardStatus, current_version: 1, created_at: now, updated_at: now })
+        .execute();
+      await tx.insertInto('scorecard_versions').values({ scorecard_id: id, version: 1, criteria, created_at: now }).execute();
+    } else {
+      const current = await tx
+        .selectFrom('scorecard_versions')
+        .select('criteria')
+        .where('scorecard_id', '=', id)
+        .where('version', '=', found.current_version)
+        .executeTakeFirst();
+      let version = found.current_version;
+      // Changed criteria make a new version: results stay pinned to the version they used.
+      if (current?.criteria !== criteria) {
+        version++;
+        await tx.insertInto('scorecard_versions').values({ scorecard_id: id, version, criteria, created_at: now }).execute();
+      }
+      await tx.updateTable('scorecards').set({ status: cardStatus, current_version: version, updated_at: now }).where('id', '=', id).execute();
+    }
+    scorecardIds.set(`${card.team}\u0000${card.name}`, id);
+    summary.scorecards++;
+  }
+
+  for (const settings of spec.team_settings ?? []) {
+    const team = teamId(settings.team);
+    const ref = (name: string | null | undefined) => (name ? scorecardIds.get(`${settings.team}\u0000${name}`)! : null);
+    await tx.deleteFrom('team_scorecard_rules').where('team_id', '=', team).execute();
+    await tx.deleteFrom('team_settings').where('team_id', '=', team).execute();
+    await tx.insertInto('team_settings').values({ team_id: team, default_scorecard_id: ref(settings.default_scorecard) }).execute();
+    for (const [callType, name] of Object.entries(settings.rules ?? {})) {
+      await tx.insertInto('team_scorecard_rules').values({ team_id: team, call_type: callType, scorecard_id: ref(name)! }).execute();
+    }
+  }
+
+  for (const [i, key] of (spec.api_keys ?? []).entries()) {
+    const digest = digestApiKey(key.secret);
+    const values = {
+      account_id: accountId,
+      team_id: teamId(key.team),
+      created_by: userIds.get(key.created_by.toLowerCase())!,
+      name: key.name ?? `Seeded key ${i + 1}`,
+      scopes: JSON.stringify(key.scopes ?? [...SCOPES]),
+      revoked_at: key.revoked ? now : null,
+    };
+    const found = await tx.selectFrom('api_keys').select(['id', 'revoked_at']).where('digest', '=', digest).executeTakeFirst();
+    if (!found) {
+      await tx
+        .insertInto('api_keys')
+        .values({ id: randomUUID(), digest, prefix: displayPrefix(key.secret), expires_at: null, last_used_at: null, created_at: now, ...values })
+        .execute();
+    } else {
+      await tx
+        .updateTable('api_keys')
+        .set({ ...values, revoked_at: key.revoked ? (found.revoked_at ?? now) : null })
+        .where('id', '=', found.id)
+        .execute();
+    }
+    summary.apiKeys++;
+  }
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/databases.js';
+import { countRows, startApp, type TestApp } from '../helpers/app.js';
+import { KEYS, callBody } from '../helpers/workspace.js';
+
+describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('413 payload_too_large over 1 MiB, with X-Request-Id, saving nothing', async () => {
+    const before = await countRows(t.deps);
+    const body = callBody({ metadata: { pad: 'x'.repeat(1024 * 1024) } });
+    const res = await t.api('POST', '/v1/calls', { body });
+    expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
+    expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+    expect(await countRows(t.deps)).toEqual(before);
+  });
+
+  it('413 comes before 415', async () => {
+    const res = await t.api('POST', '/v1/calls', { raw: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'text/plain' } });
+    expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
+  });
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['form', 'application/x-www-form-urlencoded'],
+  ])('415 unsupported_media_type for %s', async (_name, type) => {
+    const res = await t.api('POST', '/v1/calls', { raw: '{}', headers: { 'content-type': type } });
+    expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+  });
+
+  it('415 for a body without Content-Type', async () => {
+    const res = await t.api('POST', '/v1/calls', { raw: '{}' });
+    expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
+  });
+
+  it('accepts application/json with a charset parameter', async () => {
+    const res = await t.api('POST', '/v1/calls', { raw: JSON.stringify(callBody()), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(res.status).toBe(202);
+  });
+
+  it.each([
+    ['broken JSON', '{"external_id": '],
+    ['empty body', ''],
+    ['trailing garbage', '{} x'],
+  ])('400 invalid_json for %s', async (_name, raw) => {
+    const res = await t.api('POST', '/v1/calls', { raw, headers: { 'content-type': 'application/json' } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_json']);
+    expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+  });
+
+  it('422 validation_failed for JSON that is not an object', async () => {
+    const res = await t.api('POST', '/v1/calls', { body: [1, 2] });
+    expect([res.status, res.body.error.code]).toEqual([422, 'validation_failed']);
+  });
+
+  it.each([
+    ['GET', '/v1/nothing-here'],
+    ['DELETE', '/v1/calls/00000000-0000-4000-8000-000000000000'],
+    ['PUT', '/v1/calls'],
+    ['GET', '/v1/calls'],
+    ['GET', '/v2/calls'],
+  ])('404 route_not_found for %s %s, with or without a key', async (method, path) => {
+    for (const key of [KEYS.full, null, KEYS.unknown]) {
+      const res = await t.api(method, path, { key });
+      expect([res.status, res.body.error.code]).toEqual([404, 'route_not_found']);
+      expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+    }
+  });
+
+  it('gives every response a unique X-Request-Id', async () => {
+    const a = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000');
+    const b = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000');
+    expect(a.headers.get('x-request-id')).toBeTruthy();
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    const ok = await t.api('POST', '/v1/calls', { body: callBody() });
+    expect(ok.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('serves GET /v1/openapi.json without a key, even with a bad Authorization header', async () => {
+    for (const headers of [{}, { authorization: 'Bearer nonsense' }] as Record<string, string>[]) {
+      const res = await t.api('GET', '/v1/openapi.json', { key: null, headers });
+      expect(res.status).toBe(200);
+      expect(res.body.openapi).toBe('3.1.0');
+    }
+  });
+
+  it('answers /healthz and /readyz', async () => {
+    expect((await t.api('GET', '/healthz', { key: null })).status).toBe(200);
+    expect((await t.api('GET', '/readyz', { key: null })).status).toBe(200);
+  });
+});
+
+describe.each(DIALECTS)('database outage on %s', (dialect) => {
+  it('answers 503 service_unavailable with Retry-After when the database is unreachable', async () => {
+    const t = await startApp(dialect);
+    try {
+      await t.deps.store.close();
+      const res = await t.api('POST', '/v1/calls', { body: callBody() });
+      expect([res.status, res.body.error.code]).toEqual([503, 'service_unavailable']);
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      await t.app.close();
+    }
+  });
+});
