@@ -32,7 +32,7 @@ export function bodyTemplate(kind: 'typical' | 'large'): BodyTemplate {
   const next = rng(kind === 'typical' ? 42 : 7);
   const count = kind === 'typical' ? 300 : 1300;
   const chars = kind === 'typical' ? 110 : 300;
-  const cjkShare = kind === 'typical' ? 0 : 0.6;
+  const cjkShare = kind === 'typical' ? 0 : 0.95;
   const segments = Array.from({ length: count }, (_, i) => ({
     speaker: i % 2 ? 'Jordan Lee' : 'Riley Rep',
     text: (i === 0 ? '__UNIQ__ ' : '') + sentence(next, chars, cjkShare),

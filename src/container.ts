@@ -5,14 +5,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createStore, migrate, type Store } from './store/db.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/memory.js';
 import { createRedisRateLimiter } from './rate-limit/redis.js';
 import { createDiskRecordingStore, type DiskRecordingStore } from './recordings/disk.js';
 import type { IngestDeps } from './ingest/ingest-call.js';
-import { abstainingInferrer } from './ingest/resolve-speaker.js';
+import { createHeuristicInferrer } from './ingest/infer-speaker.js';
+import { classifyCall } from './ingest/classify-call.js';
+import type { Scorer } from './scoring/scorers/scorer.js';
+import { createRulesScorer } from './scoring/scorers/rules.js';
 
 export interface AppDeps {
   config: Config;
@@ -45,6 +48,12 @@ export function uploadBaseUrl(publicApiBaseUrl: string): string {
   return `${publicApiBaseUrl.replace(/\/v1$/, '')}/uploads/recordings`;
 }
 
+/** The scoring worker's scorer from SCORER; fails at start for one that is not built. */
+export function createScorer(config: Config): Scorer {
+  if (config.scorer === 'rules') return createRulesScorer();
+  throw new ConfigError(`SCORER=${config.scorer} is not available in this build; use SCORER=rules`);
+}
+
 export async function openStore(config: Config): Promise<Store> {
   const store = createStore({
     databaseUrl: config.databaseUrl,
@@ -75,8 +84,8 @@ export async function createContainer(config: Config, options: { logger?: boolea
     logger: options.logger,
     ingest: {
       store,
-      inferrer: abstainingInferrer,
-      classify: () => null,
+      inferrer: createHeuristicInferrer(),
+      classify: (turns, repLabel) => classifyCall(turns, repLabel).callType,
       inferenceDeadlineMs: INFERENCE_DEADLINE_MS,
     },
     async close() {

@@ -2,7 +2,7 @@
  * buildServer(deps): the whole HTTP surface, never listening (tests and `serve` decide that).
  * Request order (DESIGN 1b): route → caller → rate limit → 401/403 → body (413/415/400) → schema (422) → use case.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../container.js';
@@ -38,7 +38,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(deps),
     genReqId: generateRequestId,
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // The body is parsed by our own parser below; prototype keys are refused by the validation step (422).

@@ -37,7 +37,9 @@ const MAX_LABEL_CODE_POINTS = 200;
 /** A label cannot hold a colon, so "https://…" and "at 10:30" are never labels; these are the bare schemes. */
 const URL_SCHEMES = new Set(['http', 'https', 'ftp', 'mailto']);
 const LETTER = /\p{L}/u;
-const WHITESPACE_RUN = /\s+/g;
+// Runs of two or more whitespace characters, or one that is not a plain space: single spaces (the common case)
+// are left alone, which keeps the replace cheap on long texts.
+const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 // Anchored, bounded repetitions only: no backtracking on long lines.
 const BRACKET_STAMP = /^\[(\d{1,3}):(\d{2})(?::(\d{2}))?\]\s*/;
 const DASH_STAMP = /^(\d{1,3}):(\d{2})(?::(\d{2}))?\s+[-–—]\s+/;
@@ -226,12 +228,13 @@ function collapseWhitespace(s: string): string {
 
 /**
  * Hex SHA-256 over the merged turns' labels and texts, whitespace runs collapsed and ends trimmed; timestamps
- * are left out, so the segment and plain-text forms of one dialogue give the same value. JSON pairs keep the
- * encoding unambiguous (no separator a label could contain).
+ * are left out, so the segment and plain-text forms of one dialogue give the same value.
  */
 export function transcriptFingerprint(turns: readonly Turn[]): string {
-  const pairs = turns.map((t) => [collapseWhitespace(t.speaker), collapseWhitespace(t.text)]);
-  return createHash('sha256').update(JSON.stringify(pairs)).digest('hex');
+  const hash = createHash('sha256');
+  // Each string JSON-encoded: quotes delimit it unambiguously, without building one large string.
+  for (const t of turns) hash.update(JSON.stringify(collapseWhitespace(t.speaker))).update(JSON.stringify(collapseWhitespace(t.text)));
+  return hash.digest('hex');
 }
 
 /** Distinct labels, exactly as written, in order of first appearance. */

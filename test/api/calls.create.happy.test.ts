@@ -214,4 +214,25 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
     });
     expect(res.status).toBe(202);
   });
+
+  it('infers the rep speaker from the dialogue when nothing else decides (rep speaks second)', async () => {
+    const segments = [
+      { speaker: 'Speaker 1', text: 'Hello, this is Dana speaking.' },
+      { speaker: 'Speaker 2', text: "Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?" },
+      { speaker: 'Speaker 1', text: "I have a few minutes. We're currently using spreadsheets for routing." },
+      { speaker: 'Speaker 2', text: 'How are you handling delays today? What does a missed delivery window cost you?' },
+      { speaker: 'Speaker 1', text: 'Honestly it costs us customers. Our budget is tight this quarter though.' },
+      { speaker: 'Speaker 2', text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.' },
+      { speaker: 'Speaker 1', text: 'Sure, send me the invite.' },
+    ];
+    const res = await t.api('POST', '/v1/calls', { body: callBody({ call_type: null, transcript: { segments } }) });
+    expect(res.status).toBe(202);
+    expect(res.body.attribution.speaker_source).toBe('inferred');
+    const row = await t.deps.store.db.selectFrom('calls').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(row.rep_speaker).toBe('Speaker 2');
+    expect(row.speaker_confidence).toBeGreaterThan(0);
+    const transcript = await t.deps.store.db.selectFrom('call_transcripts').select('speaker_signals').where('call_id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(transcript.speaker_signals!)).toEqual(expect.any(Object));
+    expect((await t.api('GET', `/v1/calls/${res.body.id}`)).body.call_type).toBe('cold_call');
+  });
 });

@@ -1,0 +1,313 @@
+/**
+ * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
+ *
+ * Sets: the project's own labelled dialogues (eval/sales-dialogues.jsonl), the held-out set written after the
+ * heuristics were frozen (eval/sales-dialogues-holdout.jsonl), and the shared public transcripts read in place from
+ * ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the first
+ * 1–2 turns cut so the customer speaks first (computed here, marked derived).
+ *
+ * It is a report: exit code 0 whatever the numbers, 1 only when a set file is malformed.
+ * Pass `--verbose` to list every miss with the deciding signals.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { inferRepSpeaker } from '../src/ingest/infer-speaker.js';
+import { CALL_TYPES, classifyCall, type CallType } from '../src/ingest/classify-call.js';
+import type { Turn } from '../src/ingest/transcript.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sharedDir = path.resolve(repoRoot, '../shared/data/transcripts');
+const verbose = process.argv.includes('--verbose');
+
+interface Segment {
+  speaker: string;
+  text: string;
+  start_ms?: number | null;
+}
+
+interface DialogueRecord {
+  id: string;
+  segments: Segment[];
+  rep_speaker: string | null;
+  call_type: CallType;
+  meta: { roles?: Record<string, string>; call_type_acceptable?: string[]; [key: string]: unknown };
+}
+
+class MalformedSetError extends Error {}
+
+function readSet(file: string): DialogueRecord[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const records: DialogueRecord[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let r: DialogueRecord;
+    try {
+      r = JSON.parse(line) as DialogueRecord;
+    } catch {
+      throw new MalformedSetError(`${file}:${i + 1}: not JSON`);
+    }
+    const ok =
+      typeof r.id === 'string' &&
+      Array.isArray(r.segments) &&
+      r.segments.length > 0 &&
+      r.segments.every((s) => typeof s.speaker === 'string' && typeof s.text === 'string') &&
+      (r.rep_speaker === null || r.segments.some((s) => s.speaker === r.rep_speaker)) &&
+      (CALL_TYPES as readonly string[]).includes(r.call_type) &&
+      typeof r.meta === 'object' &&
+      r.meta !== null;
+    if (!ok) throw new MalformedSetError(`${file}:${i + 1}: record ${String(r?.id)} does not have the expected shape`);
+    records.push(r);
+  });
+  return records;
+}
+
+/** Merge consecutive same-speaker segments, as the service does before inference. */
+function toTurns(segments: readonly Segment[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const s of segments) {
+    const last = turns[turns.length - 1];
+    if (last !== undefined && last.speaker === s.speaker) last.text = `${last.text} ${s.text}`;
+    else turns.push({ speaker: s.speaker, text: s.text, start_ms: s.start_ms ?? null });
+  }
+  return turns;
+}
+
+/** Is this label rep-side (the rep, a sales engineer, a CSM beside the rep)? Unknown roles count as not rep-side. */
+function isRepSide(r: DialogueRecord, label: string): boolean {
+  if (label === r.rep_speaker) return true;
+  const role = (r.meta.roles?.[label] ?? '').toLowerCase();
+  return role.startsWith('rep') || role.includes('sales_engineer') || role.includes('rep_side');
+}
+
+interface SetResult {
+  name: string;
+  n: number;
+  answered: number;
+  correct: number;
+  abstained: number;
+  /** Abstentions on records that have a rep (wrongful abstentions). */
+  abstainedWithRep: number;
+  /** Records with rep_speaker null, and how many of them abstained (the right answer). */
+  nullRecords: number;
+  nullAbstained: number;
+  wrongPicks: number;
+  customerPicks: number;
+  firstSpeakerCorrect: number;
+  firstSpeakerEligible: number;
+  typeCorrect: number;
+  confusion: Map<string, Map<string, number>>;
+}
+
+function evaluate(name: string, records: DialogueRecord[]): SetResult {
+  const result: SetResult = {
+    name,
+    n: records.length,
+    answered: 0,
+    correct: 0,
+    abstained: 0,
+    abstainedWithRep: 0,
+    nullRecords: 0,
+    nullAbstained: 0,
+    wrongPicks: 0,
+    customerPicks: 0,
+    firstSpeakerCorrect: 0,
+    firstSpeakerEligible: 0,
+    typeCorrect: 0,
+    confusion: new Map(),
+  };
+  for (const r of records) {
+    const turns = toTurns(r.segments);
+    const inferred = inferRepSpeaker(turns, { excludedLabels: new Set() });
+    if (r.rep_speaker !== null) {
+      result.firstSpeakerEligible++;
+      if (turns[0]?.speaker === r.rep_speaker) result.firstSpeakerCorrect++;
+    }
+    if (r.rep_speaker === null) result.nullRecords++;
+    if (inferred === null) {
+      result.abstained++;
+      if (r.rep_speaker === null) result.nullAbstained++;
+      else result.abstainedWithRep++;
+      if (verbose && r.rep_speaker !== null) console.log(`  [${name}] abstained on ${r.id} (truth ${r.rep_speaker})`);
+    } else {
+      result.answered++;
+      if (inferred.label === r.rep_speaker) result.correct++;
+      else {
+        result.wrongPicks++;
+        if (!isRepSide(r, inferred.label)) result.customerPicks++;
+        if (verbose) {
+          console.log(`  [${name}] WRONG ${r.id}: picked ${inferred.label}, truth ${String(r.rep_speaker)}`);
+          console.log(`    ${JSON.stringify(inferred.signals)}`);
+        }
+      }
+    }
+    // Call type is scored with the true rep label (the service classifies after the speaker is resolved).
+    const classification = classifyCall(turns, r.rep_speaker);
+    const acceptable = r.meta.call_type_acceptable ?? [r.call_type];
+    if (acceptable.includes(classification.callType)) result.typeCorrect++;
+    else if (verbose) {
+      console.log(`  [${name}] TYPE ${r.id}: got ${classification.callType}, want ${acceptable.join('|')}`);
+      console.log(`    ${JSON.stringify(classification.scores)}`);
+    }
+    const row = result.confusion.get(r.call_type) ?? new Map<string, number>();
+    row.set(classification.callType, (row.get(classification.callType) ?? 0) + 1);
+    result.confusion.set(r.call_type, row);
+  }
+  return result;
+}
+
+/** Derived variant: cut the first 1–2 turns (chosen from the id, so the run is repeatable) and keep cutting until
+ * the rep no longer speaks first, so the customer opens, as in a recording that starts mid-call. */
+function cutOpening(records: DialogueRecord[]): DialogueRecord[] {
+  return records.map((r) => {
+    const turns = toTurns(r.segments);
+    let hash = 0;
+    for (const ch of r.id) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+    let k = 1 + (hash % 2);
+    while (k < turns.length - 1 && turns[k]!.speaker === r.rep_speaker) k++;
+    const kept = turns.slice(k).map((t) => ({ speaker: t.speaker, text: t.text, start_ms: t.start_ms }));
+    return { ...r, id: `${r.id}#cut${k}`, segments: kept, meta: { ...r.meta, derived: `first ${k} turns cut` } };
+  });
+}
+
+function pct(num: number, den: number): string {
+  return den === 0 ? '   n/a' : `${((100 * num) / den).toFixed(1).padStart(5)}%`;
+}
+
+function printTable(results: SetResult[]): void {
+  const header = [
+    'set'.padEnd(34),
+    '  n',
+    'inf.acc',
+    ' abst.',
+    'null-abst',
+    'wrong',
+    'cust.',
+    '1st-spk',
+    'type.acc',
+  ].join(' | ');
+  console.log(header);
+  console.log('-'.repeat(header.length));
+  for (const r of results) {
+    console.log(
+      [
+        r.name.padEnd(34),
+        String(r.n).padStart(3),
+        pct(r.correct, r.answered).padStart(7),
+        pct(r.abstainedWithRep, r.firstSpeakerEligible),
+        (r.nullRecords === 0 ? '-' : `${r.nullAbstained}/${r.nullRecords}`).padStart(9),
+        String(r.wrongPicks).padStart(5),
+        String(r.customerPicks).padStart(5),
+        pct(r.firstSpeakerCorrect, r.firstSpeakerEligible).padStart(7),
+        pct(r.typeCorrect, r.n).padStart(8),
+      ].join(' | '),
+    );
+  }
+  console.log(
+    '\ninf.acc = correct picks / answered; abst. = abstentions on records that have a rep / those records;\nnull-abst = correct abstentions on rep_speaker:null records (symmetric dialogues);' +
+      '\nwrong = picks that are not the rep (any pick on a rep_speaker:null record counts); cust. = wrong picks whose true role' +
+      '\nis not rep-side; 1st-spk = first-speaker baseline accuracy over records that have a rep; type.acc counts' +
+      '\nmeta.call_type_acceptable. Targets: inf.acc >= 97%, abst. <= 10%, cust. = 0, type.acc >= 80%.',
+  );
+}
+
+function printConfusion(r: SetResult): void {
+  const predicted = new Set<string>();
+  for (const row of r.confusion.values()) for (const k of row.keys()) predicted.add(k);
+  const cols = CALL_TYPES.filter((t) => predicted.has(t));
+  const short = (t: string): string => t.replace('technical_discovery', 'tech_disc').replace('customer_success', 'cust_succ').slice(0, 9);
+  console.log(`\nCall-type confusion, ${r.name} (rows = label, columns = predicted)`);
+  console.log(['label'.padEnd(20), ...cols.map((c) => short(c).padStart(9))].join(' '));
+  for (const t of CALL_TYPES) {
+    const row = r.confusion.get(t);
+    if (!row) continue;
+    console.log([t.padEnd(20), ...cols.map((c) => String(row.get(c) ?? 0).padStart(9))].join(' '));
+  }
+}
+
+/** A synthetic 2,000-turn sales call built from generic sentences (no data-set text). */
+function syntheticTranscript(): Turn[] {
+  const rep = [
+    'Thanks for making the time today, I would like to understand how your team handles onboarding right now.',
+    'Our platform connects to the tools you already use, and most of our customers see results within a month.',
+    'What happens when a request slips through, and who else would be involved in choosing a tool?',
+    "I'll send you a recap and a calendar invite for next Tuesday, does that work?",
+  ];
+  const customer = [
+    "We're currently using spreadsheets and honestly it's a bit of a mess for my team.",
+    'How much does it cost for around fifty users, and can we export the data to Excel?',
+    'Our budget is set in January, so I would need to check with my manager first.',
+    'That sounds useful, but we already have a tool that does part of this.',
+  ];
+  const turns: Turn[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const source = i % 2 === 0 ? customer : rep;
+    turns.push({
+      speaker: i % 2 === 0 ? 'Speaker 1' : 'Speaker 2',
+      text: `${source[i % 4]!} ${source[(i + 1) % 4]!}`,
+      start_ms: i * 4000,
+    });
+  }
+  return turns;
+}
+
+function timing(): void {
+  const turns = syntheticTranscript();
+  const measure = (fn: () => void): { p50: number; p99: number } => {
+    for (let i = 0; i < 5; i++) fn();
+    const samples: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const t0 = performance.now();
+      fn();
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((a, b) => a - b);
+    return { p50: samples[49]!, p99: samples[98]! };
+  };
+  const inf = measure(() => inferRepSpeaker(turns, { excludedLabels: new Set() }));
+  const cls = measure(() => classifyCall(turns, 'Speaker 2'));
+  const chars = turns.reduce((n, t) => n + t.text.length, 0);
+  console.log(`\nTiming on a synthetic ${turns.length}-turn transcript (${chars} characters), 100 runs each, target p99 < 50 ms:`);
+  console.log(`  inferRepSpeaker  p50 ${inf.p50.toFixed(2)} ms  p99 ${inf.p99.toFixed(2)} ms`);
+  console.log(`  classifyCall     p50 ${cls.p50.toFixed(2)} ms  p99 ${cls.p99.toFixed(2)} ms`);
+}
+
+function main(): number {
+  const results: SetResult[] = [];
+  const sets: { name: string; file: string; derive?: boolean }[] = [
+    { name: 'own (eval/sales-dialogues)', file: path.resolve(repoRoot, 'eval/sales-dialogues.jsonl') },
+    { name: 'holdout (eval/...-holdout)', file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout.jsonl') },
+    { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
+    { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
+    { name: 'derived p4g, first 1-2 turns cut', file: path.join(sharedDir, 'persuasionforgood.jsonl'), derive: true },
+  ];
+  try {
+    for (const set of sets) {
+      if (!existsSync(set.file)) {
+        console.log(`skipping ${set.name}: ${path.relative(repoRoot, set.file)} is absent`);
+        continue;
+      }
+      const records = readSet(set.file);
+      results.push(evaluate(set.name, set.derive ? cutOpening(records) : records));
+    }
+  } catch (err) {
+    if (err instanceof MalformedSetError) {
+      console.error(`malformed set: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+  console.log('');
+  printTable(results);
+  for (const r of results) {
+    if (r.name.startsWith('own') || r.name.startsWith('holdout')) printConfusion(r);
+  }
+  for (const r of results) {
+    if (!r.name.startsWith('own') && !r.name.startsWith('holdout')) printConfusion(r);
+  }
+  timing();
+  return 0;
+}
+
+process.exitCode = main();

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { CALL_TYPES, classifyCall } from './classify-call.js';
+import type { Turn } from './transcript.js';
+
+function dialogue(lines: [string, string][]): Turn[] {
+  return lines.map(([speaker, text]) => ({ speaker, text, start_ms: null }));
+}
+
+describe('classifyCall', () => {
+  it('lists the ten call types of the spec', () => {
+    expect(CALL_TYPES).toHaveLength(10);
+  });
+
+  it('recognises a gatekeeper call', () => {
+    const turns = dialogue([
+      ['Desk', 'Good morning, Orion Labs, how may I direct your call?'],
+      ['Rep', 'Could I speak with the head of facilities?'],
+      ['Desk', "Who's calling, and what is this regarding?"],
+      ['Rep', 'Sam from Brightlamp, about lighting. Is she available?'],
+      ['Desk', "She's in a meeting. I can take a message."],
+    ]);
+    expect(classifyCall(turns, 'Rep')).toMatchObject({ callType: 'gatekeeper', fallback: false });
+  });
+
+  it('recognises an inbound call', () => {
+    const turns = dialogue([
+      ['Agent', 'Thanks for calling Northwind, how can I help you?'],
+      ['Caller', "Hi, I'm calling about my invoice. I'd like to check a charge."],
+      ['Agent', 'Of course. Is there anything else I can help with?'],
+    ]);
+    expect(classifyCall(turns, 'Agent').callType).toBe('inbound_call');
+  });
+
+  it('recognises a cold call', () => {
+    const turns = dialogue([
+      ['Prospect', "Hello? Who's this?"],
+      ['Rep', "It's Lee from Tidy. You don't know me, and I'll be quick: did I catch you at a bad time? The reason I'm calling is your fleet."],
+      ['Prospect', "I'm not interested, send me an email."],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
+  });
+
+  it('recognises a negotiation and a technical discovery', () => {
+    const negotiation = dialogue([
+      ['Buyer', 'Procurement wants a discount and net sixty payment terms.'],
+      ['Rep', 'I can offer a price lock on a two-year term and send a revised order form for signature.'],
+      ['Buyer', 'Legal also sent redlines on the liability cap.'],
+    ]);
+    expect(classifyCall(negotiation, 'Rep').callType).toBe('negotiation');
+    const technical = dialogue([
+      ['Buyer', 'We need SSO with Okta over SAML, and SCIM provisioning.'],
+      ['Rep', 'Both are supported, and our API has webhooks and rate limits you can raise.'],
+      ['Buyer', 'What about data residency and the migration of our Postgres database? Security review needs your SOC 2.'],
+    ]);
+    expect(classifyCall(technical, 'Rep').callType).toBe('technical_discovery');
+  });
+
+  it('recognises customer success and cross-selling', () => {
+    const success = dialogue([
+      ['Csm', 'Welcome to our quarterly business review. Usage is up, and your support tickets are down.'],
+      ['Client', 'Adoption in the warehouse is still low.'],
+      ['Csm', "I'll plan training sessions before your renewal."],
+    ]);
+    expect(classifyCall(success, 'Csm').callType).toBe('customer_success');
+    const crossSell = dialogue([
+      ['Ae', "We've just launched an add-on that plugs into what you already have. As an existing customer you could upgrade."],
+      ['Client', 'Would the upgrade change our current plan?'],
+      ['Ae', 'It would sit on top of your current plan, and we could align the dates of the expansion.'],
+    ]);
+    expect(classifyCall(crossSell, 'Ae').callType).toBe('cross_selling');
+  });
+
+  it('recognises an evaluation', () => {
+    const turns = dialogue([
+      ['Rep', 'Let me share my screen. Can you see my screen? Let me show you the dashboard.'],
+      ['Buyer', 'How does this compare to the other vendor?'],
+      ['Rep', 'Side by side, ours drills into each deal. We can run a pilot with success criteria.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('evaluation');
+  });
+
+  it('falls back to discovery on an empty or neutral call', () => {
+    expect(classifyCall([], null)).toMatchObject({ callType: 'discovery', fallback: true });
+    const neutral = dialogue([
+      ['A', 'Hello there.'],
+      ['B', 'Hi, nice weather today.'],
+      ['A', 'It is. See you later.'],
+    ]);
+    expect(classifyCall(neutral, 'A')).toMatchObject({ callType: 'discovery', fallback: true });
+  });
+
+  it('classifies without a known rep', () => {
+    const turns = dialogue([
+      ['X', 'Thanks for calling, how can I help you?'],
+      ['Y', "I'm calling about my order, I'd like to return it."],
+    ]);
+    expect(classifyCall(turns, null).callType).toBe('inbound_call');
+  });
+});

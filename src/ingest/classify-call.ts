@@ -1,0 +1,273 @@
+/**
+ * Pure: call-type classification from the transcript (spec `call_type`, DESIGN 1b step 10). Each type has phrase
+ * families; a family's phrases score more when said by the side that would naturally say them (the rep's
+ * "thanks for calling", the customer's "I'm calling about my order"). When the rep is unknown, every side counts at a
+ * middle weight. A weak best score or a small lead falls back to `discovery` (`fallback: true`).
+ * Linear time: one scan per turn with one combined, precompiled regular expression.
+ */
+import type { Turn } from './transcript.js';
+
+export const CALL_TYPES = [
+  'discovery',
+  'cold_call',
+  'warm_call',
+  'customer_success',
+  'cross_selling',
+  'evaluation',
+  'negotiation',
+  'gatekeeper',
+  'inbound_call',
+  'technical_discovery',
+] as const;
+export type CallType = (typeof CALL_TYPES)[number];
+
+export interface Classification {
+  callType: CallType;
+  confidence: number;
+  fallback: boolean;
+  scores: Partial<Record<CallType, number>>;
+}
+
+/** Who naturally says a phrase: the rep, the other side, or either. */
+type Speaker = 'rep' | 'other' | 'any';
+
+interface Family {
+  type: CallType;
+  by: Speaker;
+  weight: number;
+  /** Occurrences counted per call. */
+  cap: number;
+  pattern: string;
+}
+
+const FAMILIES: readonly Family[] = [
+  // cold_call: an unexpected call to someone who did not ask for it.
+  {
+    type: 'cold_call',
+    by: 'rep',
+    weight: 3,
+    cap: 3,
+    pattern:
+      "\\byou don't know me\\b|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b" +
+      "|\\bbad time\\b|\\bthe reason (?:for my call|i'?m calling|i called)\\b|\\bi'll (?:keep it|be) (?:quick|brief|short)\\b|\\b(?:thirty|30) seconds\\b" +
+      "|\\bdo you have (?:a|one) (?:minute|moment|second)\\b|\\bwho (?:handles|is responsible for|looks after)\\b|\\bcame up because\\b" +
+      "|\\bi noticed (?:you|your)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\bwould you be (?:willing|interested)\\b",
+  },
+  // A pitch and an ask made to a stranger: weaker cold-call evidence that needs several occurrences to count.
+  {
+    type: 'cold_call',
+    by: 'rep',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      "\\bwould you (?:like to|consider|be open to)\\b|\\bmake (?:a|an) (?:big |real |huge )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b" +
+      "|\\bany amount\\b|\\bevery (?:little )?bit (?:helps|counts)\\b|\\bcan i (?:ask|tell) you (?:about|something)\\b|\\bdo you (?:ever|usually|often)\\b",
+  },
+  {
+    type: 'cold_call',
+    by: 'other',
+    weight: 2,
+    cap: 3,
+    pattern:
+      "\\bwho(?:'s| is) this\\b|\\bwhat(?:'s| is) this about\\b|\\bnot interested\\b|\\bsend me (?:an email|something|some info)\\b|\\bwhat's the catch\\b" +
+      "|\\bhow did you get (?:my|this) number\\b|\\bi'm about to\\b",
+  },
+  // warm_call: a follow-up on a known touchpoint.
+  {
+    type: 'warm_call',
+    by: 'any',
+    weight: 3,
+    cap: 4,
+    pattern:
+      "\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b" +
+      "|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bbooth\\b" +
+      "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\breferr(?:ed|al)\\b|\\bfree trial account\\b|\\bthanks for calling back\\b" +
+      "|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b",
+  },
+  // gatekeeper: someone screens the rep before the decision-maker.
+  {
+    type: 'gatekeeper',
+    by: 'other',
+    weight: 3,
+    cap: 5,
+    pattern:
+      "\\bwho(?:'s| is) calling\\b|\\bwho should i say\\b|\\b(?:may|can) i (?:ask|say) who\\b|\\bwhat (?:is|'s) (?:this|it) regarding\\b|\\bwhat company\\b" +
+      "|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b" +
+      "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
+      "|\\btake a message\\b|\\b(?:his|her) voicemail\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b|\\bpass it on\\b" +
+      "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwe get a lot of calls\\b",
+  },
+  {
+    type: 'gatekeeper',
+    by: 'rep',
+    weight: 2.5,
+    cap: 3,
+    pattern:
+      "\\bcould i (?:speak|talk) (?:with|to)\\b|\\bi'?m (?:trying to reach|looking for) (?:whoever|someone|the|[a-z]+ [a-z]+ in)\\b" +
+      "|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bleave a message\\b|\\bbetter time to reach\\b" +
+      "|\\bwhat was your name\\b",
+  },
+  // inbound_call: the customer called in.
+  {
+    type: 'inbound_call',
+    by: 'rep',
+    weight: 3,
+    cap: 3,
+    pattern:
+      "\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\byou've reached\\b" +
+      "|\\banything else i can (?:help|do)\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b|\\bthanks for calling us\\b",
+  },
+  {
+    type: 'inbound_call',
+    by: 'other',
+    weight: 3,
+    cap: 3,
+    pattern:
+      "\\bi'?m calling (?:about|because|regarding|to (?:ask|check|see|find|cancel|return|report|change|get|add))\\b" +
+      "|\\bi (?:need|want|would like|'d like) to (?:return|cancel|check|transfer|change|report|know|order|update)\\b" +
+      '|\\bmy (?:order|card|invoice|bill|balance|refund|password|savings|checking)\\b|\\bwe got charged\\b|\\bis this the (?:sales|support)\\b' +
+      "|\\bi (?:saw|was looking at) your (?:ad|website|pricing)\\b|\\bi lost my\\b|\\bi (?:had|have) (?:a|some) questions?\\b",
+  },
+  // discovery: the buyer's situation, pains, goals, process.
+  {
+    type: 'discovery',
+    by: 'rep',
+    weight: 1.5,
+    cap: 8,
+    pattern:
+      '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b|\\bhow (?:do|does|did) your\\b|\\bwhat (?:made|prompted) you\\b' +
+      "|\\bwhat happens (?:after|when)\\b|\\bwho else\\b|\\bwhat would success look like\\b|\\bif you could (?:fix|change)\\b|\\bwhat(?:'s| is) the biggest\\b" +
+      "|\\bbiggest (?:risk|challenge|problem)\\b|\\bwhat did that cost\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track)\\b" +
+      "|\\bwhat (?:tools|systems?) do\\b|\\bhow many\\b|\\bwhere it hurts\\b|\\bunderstand how\\b|\\bon your roadmap\\b|\\bbudget set aside\\b|\\bwhat have you tried\\b",
+  },
+  {
+    type: 'discovery',
+    by: 'other',
+    weight: 1,
+    cap: 6,
+    pattern:
+      "\\bspreadsheets?\\b|\\bmanual(?:ly)?\\b|\\bslip(?:s)? through\\b|\\bpain\\b|\\bchaos\\b|\\bwhiteboard\\b|\\bhonestly\\b|\\bwe're growing\\b|\\bstitching\\b",
+  },
+  // technical_discovery: integration, security, architecture, data.
+  {
+    type: 'technical_discovery',
+    by: 'any',
+    weight: 1.5,
+    cap: 14,
+    pattern:
+      '\\bapis?\\b|\\bsso\\b|\\bsaml\\b|\\bscim\\b|\\bokta\\b|\\bintegrations?\\b|\\bintegrate\\b|\\bsecurity (?:review|team|questionnaire)\\b|\\bsoc ?2\\b' +
+      '|\\bpen test\\b|\\bencrypt(?:ed|ion)\\b|\\btls\\b|\\barchitect(?:ure)?\\b|\\bmigrat(?:e|ion)\\b|\\bschema\\b|\\bdatabase\\b|\\bpostgres\\b' +
+      '|\\baws\\b|\\bkubernetes\\b|\\bvpc\\b|\\bhelm\\b|\\bdata residency\\b|\\bwebhooks?\\b|\\brate limits?\\b|\\berp\\b|\\bsap\\b|\\bconnector\\b' +
+      '|\\bnetwork\\b|\\bports?\\b|\\bstaging\\b|\\baudit log(?:s|ging)?\\b|\\bsiem\\b|\\bpermissions\\b|\\bdata flow\\b|\\bhosting\\b|\\bon-prem(?:ise)?\\b' +
+      '|\\bidentity provider\\b|\\bservice user\\b|\\bmaster data\\b|\\bcutover\\b|\\bdelta sync\\b|\\brows\\b|\\bregion\\b|\\bclusters?\\b',
+  },
+  // evaluation: demo, trial, proof of concept, comparison.
+  {
+    type: 'evaluation',
+    by: 'any',
+    weight: 2,
+    cap: 8,
+    pattern:
+      "\\blet me show you\\b|\\b(?:share|sharing) my screen\\b|\\bsee (?:my|your) screen\\b|\\bif i click\\b|\\bhere's the\\b|\\bproof of concept\\b|\\bpilot\\b" +
+      '|\\bpoc\\b|\\bsuccess criteri(?:a|on)\\b|\\bside by side\\b|\\bcompared? (?:to|with)\\b|\\bcompetitors?\\b|\\bother vendor\\b|\\bnarrowed it down\\b' +
+      '|\\blive demo\\b|\\bin (?:the|a|your) trial\\b|\\btrial (?:workspace|agreement)\\b|\\bcame in cheaper\\b|\\bdrills? into\\b|\\bdashboard\\b',
+  },
+  // negotiation: price, terms, contract, signature.
+  {
+    type: 'negotiation',
+    by: 'any',
+    weight: 2,
+    cap: 10,
+    pattern:
+      "\\bdiscount\\b|\\bprice lock\\b|\\border form\\b|\\bcontract terms?\\b|\\bredlines?\\b|\\bliability\\b|\\bprocurement\\b|\\blegal team\\b" +
+      "|\\bsignature\\b|\\bsign (?:the agreement|before|it)\\b|\\bpayment terms\\b|\\bnet (?:thirty|forty-five|sixty|30|45|60)\\b|\\bpercent off\\b" +
+      "|\\btwo-year term\\b|\\b(?:multi|two|three)-year\\b|\\broom on price\\b|\\bend of the (?:quarter|month)\\b|\\bwaive(?:d)?\\b|\\bthe number isn't\\b" +
+      "|\\bprice increase\\b|\\bcap of\\b|\\bauto-renewal\\b|\\bup front\\b|\\bi can meet you\\b|\\brenewal quote\\b|\\bper-seat price\\b",
+  },
+  // customer_success: an existing customer's onboarding, adoption, health, support.
+  {
+    type: 'customer_success',
+    by: 'any',
+    weight: 2,
+    cap: 8,
+    pattern:
+      "\\bonboarding\\b|\\bkickoff\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b" +
+      "|\\bsupport tickets?\\b|\\btickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b" +
+      "|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\broadmap\\b|\\brolled (?:it )?out\\b",
+  },
+  // cross_selling: an existing customer plus another product, tier or team.
+  {
+    type: 'cross_selling',
+    by: 'any',
+    weight: 2.5,
+    cap: 6,
+    pattern:
+      "\\badd-on\\b|\\bupgrade\\b|\\bnew module\\b|\\b[a-z]+ module\\b|\\bexpansion\\b|\\bexpand(?:ing)?\\b|\\bjust launched\\b|\\b(?:business|enterprise|higher) tier\\b" +
+      "|\\badding [a-z]+ seats\\b|\\bplugs (?:straight )?into\\b|\\bwhat you already have\\b|\\bexisting customer\\b|\\byour current (?:plan|contract|subscription|account)\\b" +
+      '|\\bon top of your\\b|\\bco-term(?:ing)?\\b|\\bhit the (?:storage )?limit\\b|\\balign the dates\\b',
+  },
+];
+
+const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
+
+/** Below this best score the call is too neutral to classify. */
+const MIN_SCORE = 3;
+/** The best type must lead the runner-up by this fraction of its score. */
+const MIN_RELATIVE_MARGIN = 0.15;
+/** How much a phrase counts when said by the unexpected side, or when the rep is unknown. */
+const OFF_SIDE_FACTOR = 0.35;
+const UNKNOWN_SIDE_FACTOR = 0.75;
+
+function normalize(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+export function classifyCall(turns: Turn[], repLabel: string | null): Classification {
+  const counts = new Array<number>(FAMILIES.length).fill(0);
+  const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
+  for (const turn of turns) {
+    const text = normalize(turn.text);
+    const isRep = repLabel !== null && turn.speaker === repLabel;
+    COMBINED.lastIndex = 0;
+    for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
+      for (let g = 1; g < m.length; g++) {
+        if (m[g] === undefined) continue;
+        const family = FAMILIES[g - 1]!;
+        let factor = 1;
+        if (repLabel === null) factor = family.by === 'any' ? 1 : UNKNOWN_SIDE_FACTOR;
+        else if (family.by === 'rep') factor = isRep ? 1 : OFF_SIDE_FACTOR;
+        else if (family.by === 'other') factor = isRep ? OFF_SIDE_FACTOR : 1;
+        counts[g - 1]!++;
+        sideFactorSum[g - 1]! += factor;
+        break;
+      }
+      if (m[0].length === 0) COMBINED.lastIndex++;
+    }
+  }
+  const scores: Partial<Record<CallType, number>> = {};
+  FAMILIES.forEach((f, i) => {
+    const n = counts[i]!;
+    if (n === 0) return;
+    // Capped count, at the family's average side factor.
+    const points = Math.min(n, f.cap) * (sideFactorSum[i]! / n) * f.weight;
+    scores[f.type] = round((scores[f.type] ?? 0) + points);
+  });
+  // Ties broken by the fixed type order, so the result is deterministic.
+  const ranked = (Object.entries(scores) as [CallType, number][]).sort(
+    (a, b) => b[1] - a[1] || CALL_TYPES.indexOf(a[0]) - CALL_TYPES.indexOf(b[0]),
+  );
+  const [best, second] = ranked;
+  if (best === undefined || best[1] < MIN_SCORE) {
+    return { callType: 'discovery', confidence: 0, fallback: true, scores };
+  }
+  const lead = best[1] - (second?.[1] ?? 0);
+  const confidence = round(Math.min(1, (lead / best[1]) * Math.min(1, best[1] / (2 * MIN_SCORE))));
+  if (best[0] !== 'discovery' && lead < MIN_RELATIVE_MARGIN * best[1]) {
+    return { callType: 'discovery', confidence, fallback: true, scores };
+  }
+  return { callType: best[0], confidence, fallback: false, scores };
+}

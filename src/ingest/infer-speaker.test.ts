@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { createHeuristicInferrer, inferRepSpeaker } from './infer-speaker.js';
+import type { Turn } from './transcript.js';
+
+const none = { excludedLabels: new Set<string>() };
+
+function dialogue(lines: [string, string][]): Turn[] {
+  return lines.map(([speaker, text]) => ({ speaker, text, start_ms: null }));
+}
+
+/** Rename every label through a map, keeping turn order. */
+function relabel(turns: Turn[], map: Record<string, string>): Turn[] {
+  return turns.map((t) => ({ ...t, speaker: map[t.speaker] ?? t.speaker }));
+}
+
+const coldCall = dialogue([
+  ['Speaker 1', 'Hello, accounts payable, this is Ruth.'],
+  ['Speaker 2', "Hi Ruth, this is Adam from Paylane. I know I'm calling out of the blue, do you have a minute?"],
+  ['Speaker 1', "A minute. What's this about?"],
+  ['Speaker 2', 'The reason for my call is that we help finance teams approve invoices from their phone. How do you handle invoice approvals today?'],
+  ['Speaker 1', "We're currently using email and a shared spreadsheet. My team hates it."],
+  ['Speaker 2', 'That is what most of our customers told us before switching. Would you be open to a short demo next week?'],
+  ['Speaker 1', 'Maybe. How much does it cost? Send me some information first.'],
+  ['Speaker 2', "It depends on volume. I'll send you a one-pager today and a calendar invite for Tuesday."],
+]);
+
+describe('inferRepSpeaker', () => {
+  it('finds a rep who speaks second', () => {
+    const result = inferRepSpeaker(coldCall, none);
+    expect(result?.label).toBe('Speaker 2');
+    expect(result!.confidence).toBeGreaterThan(0);
+    expect(result!.confidence).toBeLessThanOrEqual(1);
+    expect(result!.signals).toMatchObject({ method: 'heuristic' });
+  });
+
+  it('finds a rep who speaks third, after a gatekeeper and the prospect (gatekeeper excluded)', () => {
+    const turns = dialogue([
+      ['Front Desk', 'Good morning, Alder Foods, how may I direct your call?'],
+      ['Maya', 'Hello, joining now.'],
+      ['Kenji', "Hi, could I speak with Maya Ross please? It's Kenji from Shelfwise."],
+      ['Front Desk', "Who's calling again? And what is this regarding? I'll put you through."],
+      ['Maya', "This is Maya. We're currently using a spreadsheet for stock counts and my team is stretched."],
+      ['Kenji', 'Thanks for taking my call. We help grocers count stock with a phone. How do you handle stock counts today, and who else would be involved?'],
+      ['Maya', 'Our budget is tight. How much does it cost?'],
+      ['Kenji', "It depends on stores. I'll send you a quote and a calendar invite for Thursday."],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Kenji');
+    expect(inferRepSpeaker(turns, { excludedLabels: new Set(['Front Desk']) })?.label).toBe('Kenji');
+  });
+
+  it('picks the rep, not the gatekeeper, in a screening call', () => {
+    const turns = dialogue([
+      ['Speaker 2', 'Thank you for calling Birch Legal, how may I direct your call?'],
+      ['Speaker 1', "Hi, I'm trying to reach whoever runs your IT. It's Omar with Netsafe."],
+      ['Speaker 2', 'May I ask what this is regarding? Is he expecting your call?'],
+      ['Speaker 1', 'We help law firms back up their files. Is he available?'],
+      ['Speaker 2', "He's in a meeting. I can take a message."],
+      ['Speaker 1', 'Could I leave a message then? Thanks so much.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 1');
+  });
+
+  it('picks the agent in an inbound call where the caller speaks first', () => {
+    const turns = dialogue([
+      ['Lucas', "Hi, I'm calling about my invoice, I think we got charged twice."],
+      ['Ana', "I'm sorry about that, I can definitely help. Let me check your account. How can I help besides the refund?"],
+      ['Lucas', 'Just the refund. My account email is lucas at example dot com.'],
+      ['Ana', "I've issued the refund. Is there anything else I can help you with today? Thanks for calling."],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Ana');
+  });
+
+  it('picks the rep who leads over the sales engineer in a multi-party call', () => {
+    const turns = dialogue([
+      ['Grace', 'Hi everyone, sorry I am late.'],
+      ['Ivo', "No problem. I've brought Lena along, she's our solutions engineer. The plan for today is to understand your setup, and we'll leave ten minutes for next steps. Does that sound okay?"],
+      ['Grace', "Sure. We're currently using an old on-premise system and my team wants single sign-on."],
+      ['Lena', 'Which identity provider are you on?'],
+      ['Grace', 'Okta.'],
+      ['Lena', 'We support SAML with Okta.'],
+      ['Ivo', 'What made you start looking now, and who else would be involved in the decision?'],
+      ['Grace', 'Our CFO and IT.'],
+      ['Ivo', "Great. I'll send a recap and a calendar invite, and Lena will set up a session with IT."],
+    ]);
+    const result = inferRepSpeaker(turns, { excludedLabels: new Set(['Grace']) });
+    expect(result?.label).toBe('Ivo');
+  });
+
+  it('abstains on a symmetric chat between peers', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'How was your weekend?'],
+      ['Speaker 2', 'Good, we went to the lake. How about yours?'],
+      ['Speaker 1', 'Quiet. I painted the kitchen.'],
+      ['Speaker 2', 'Nice, what colour did you pick?'],
+      ['Speaker 1', 'Light green. Are you coming to the barbecue on Saturday?'],
+      ['Speaker 2', 'I think so. Should I bring anything?'],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('abstains when two customers talk to each other', () => {
+    const turns = dialogue([
+      ['Ada', 'What did you think of that vendor? Our budget is already stretched.'],
+      ['Ben', "Same. We're currently using the old tool until December, and it's too expensive anyway."],
+      ['Ada', "We're evaluating two other tools too. My manager wants a comparison."],
+      ['Ben', "Let's ask them to send me some information and decide next month."],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('never returns an excluded label', () => {
+    const result = inferRepSpeaker(coldCall, { excludedLabels: new Set(['Speaker 2']) });
+    expect(result?.label).not.toBe('Speaker 2');
+    expect(inferRepSpeaker(coldCall, { excludedLabels: new Set(['Speaker 1', 'Speaker 2']) })).toBeNull();
+  });
+
+  it('is invariant to relabelling and to the order in which speakers first appear', () => {
+    const base = inferRepSpeaker(coldCall, none);
+    const swapped = inferRepSpeaker(relabel(coldCall, { 'Speaker 1': 'Speaker 2', 'Speaker 2': 'Speaker 1' }), none);
+    expect(swapped?.label).toBe('Speaker 1');
+    expect(swapped?.confidence).toBe(base?.confidence);
+    const named = inferRepSpeaker(relabel(coldCall, { 'Speaker 1': 'Zoe', 'Speaker 2': 'Aaron' }), none);
+    expect(named?.label).toBe('Aaron');
+    // The rep now opens the call: the answer and its confidence do not change.
+    const repFirst = inferRepSpeaker(coldCall.slice(1), none);
+    const repFirstRelabelled = inferRepSpeaker(relabel(coldCall.slice(1), { 'Speaker 1': 'B', 'Speaker 2': 'A' }), none);
+    expect(repFirst?.label).toBe('Speaker 2');
+    expect(repFirstRelabelled?.label).toBe('A');
+  });
+
+  it('does not favour the first speaker when nothing distinguishes the speakers', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Hello.'],
+      ['Speaker 2', 'Hello.'],
+      ['Speaker 1', 'Okay.'],
+      ['Speaker 2', 'Okay.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('exposes an async adapter for the speaker ladder port', async () => {
+    const infer = createHeuristicInferrer();
+    await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });
+    await expect(infer([], none)).resolves.toBeNull();
+  });
+});

@@ -1,0 +1,448 @@
+/**
+ * Pure: heuristic rep-speaker inference from what each speaker says (spec rule 3(c), DESIGN section 4
+ * "Speaker matching"). Each speaker gets a seller-side and a buyer-side evidence score from cue families
+ * (self-introduction with a company, pitching, agenda, discovery questions, next steps, commercial terms; versus
+ * describing their own current setup, asking the price, objecting, screening a caller, calling in with a need)
+ * plus two lexical signals (questions addressed to "you", second- versus first-person-singular balance).
+ *
+ * Rules the design keeps:
+ * - Position is never a signal: who speaks first, last or most often does not matter, only what is said.
+ *   The result is invariant to the order in which speakers first appear and to their labels.
+ * - Excluded labels (customers and other participants named by the caller) are never returned.
+ * - Abstain (null) when the best candidate lacks seller evidence or is not clearly ahead of the runner-up; two
+ *   close seller-side speakers (a rep beside a sales engineer) abstain rather than guess.
+ * - Linear time: one pass over each speaker's text with one combined, precompiled regular expression.
+ */
+import type { Turn } from './transcript.js';
+
+export interface InferenceResult {
+  label: string;
+  confidence: number;
+  signals: Record<string, unknown>;
+}
+
+type Side = 'seller' | 'buyer';
+
+interface CueFamily {
+  name: string;
+  side: Side;
+  /** Points per occurrence. */
+  weight: number;
+  /** Occurrences counted per speaker (diminishing returns: one repeated phrase cannot decide alone). */
+  cap: number;
+  pattern: string;
+}
+
+// Patterns run on lower-cased text with typographic apostrophes folded to "'". Word boundaries everywhere; no
+// nested quantifiers, so matching stays linear.
+const FAMILIES: readonly CueFamily[] = [
+  // ---- seller side ----
+  {
+    name: 'company_intro',
+    side: 'seller',
+    weight: 3,
+    cap: 2,
+    pattern:
+      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from) )(?: [a-z]+){1,2},? (?:from|with|over at|here at|calling from) [a-z]" +
+      "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
+      "|\\bi'?m calling (?:from|on behalf of)\\b|\\bcalling from [a-z]|\\byou've reached\\b" +
+      "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
+  },
+  {
+    name: 'reason_for_call',
+    side: 'seller',
+    weight: 3,
+    cap: 2,
+    pattern:
+      "\\bthe reason (?:for (?:my|the) call|i'?m calling|i called|i'?m reaching out|i reached out)\\b" +
+      "|\\bi'?m (?:just )?(?:reaching out|calling) (?:because|to (?:follow up|see|introduce|check in|let you know))" +
+      "|\\byou don't know me\\b|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
+      "|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b",
+  },
+  {
+    name: 'warm_reference',
+    side: 'seller',
+    weight: 2.5,
+    cap: 2,
+    pattern:
+      "\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b" +
+      "|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b" +
+      "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\bi wanted to (?:follow up|check in)\\b" +
+      "|\\bthanks for (?:attending|downloading|signing up)\\b",
+  },
+  {
+    name: 'pitch',
+    side: 'seller',
+    weight: 1.5,
+    cap: 5,
+    pattern:
+      "\\bour (?:platform|solution|product|software|tool|app|pricing|plans?|module|add-on|integration|connector|agent|" +
+      'native|certified|standard|default|support team|legal team|team can|customers (?:usually|typically|see|tell|like))\\b' +
+      '|\\bwe (?:help|offer|provide|work with|specialize|support|integrate|sit on|handle|ship|put|make it|fix|have a (?:native|certified|[a-z]+ region))\\b' +
+      "|\\b(?:customers|companies|teams|clients) like (?:you|yours)\\b|\\bcompanies your size\\b|\\bmost of our (?:clients|customers)\\b" +
+      "|\\bthat's (?:exactly )?(?:the (?:exact )?problem|what) (?:we|the [a-z-]+) (?:fix|solve|do)|\\bwe(?:'ve| have) helped\\b" +
+      "|\\b(?:a lot of|many) (?:our )?(?:customers|clients) (?:use|tell|ask|have)\\b|\\bwe hear that a lot\\b",
+  },
+  {
+    name: 'agenda',
+    side: 'seller',
+    weight: 2.5,
+    cap: 3,
+    pattern:
+      "\\bagenda\\b|\\b(?:my|our) (?:goal|aim|plan) (?:for today|today)\\b|\\bthe (?:plan|goal|aim) (?:for today|today) is\\b" +
+      "|\\btoday is (?:about|our)\\b|\\bwhat i'?d like to (?:cover|do)\\b|\\bi'?d like to (?:spend|go through|go over|cover|understand|learn)\\b" +
+      "|\\bbefore we (?:dive|get) in\\b|\\bi've got us for\\b|\\bkeep an eye on (?:the )?time\\b|\\bso we're on the same page\\b" +
+      "|\\bquarterly business review\\b|\\bwe'll (?:save|leave) (?:the last )?[a-z]+ minutes\\b",
+  },
+  {
+    name: 'discovery_question',
+    side: 'seller',
+    weight: 1.25,
+    cap: 6,
+    pattern:
+      '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b|\\bhow (?:do|does|did) your\\b|\\bwhat (?:does|do) your\\b' +
+      "|\\bwhat(?:'s| is) your (?:biggest|main)\\b|\\bwhat (?:made|prompted) you\\b|\\bwhat happens (?:after|when)\\b" +
+      "|\\bwho else (?:besides|would|will|is)\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track|currently)\\b" +
+      "|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat got in the way\\b|\\bif you could (?:fix|change)\\b" +
+      "|\\bout of (?:interest|curiosity)\\b|\\bif you don't mind me asking\\b|\\bwhat are you (?:using|doing)\\b" +
+      "|\\bhow many (?:people|users|agents|employees|seats|staff|locations)\\b|\\bwhich [a-z]+ are you (?:on|using)\\b",
+  },
+  {
+    name: 'next_steps',
+    side: 'seller',
+    weight: 2,
+    cap: 4,
+    pattern:
+      "\\bi'll (?:send|email) (?:you |over |both )?(?:a |an |the |some |two |our )?(?:calendar |revised |clean )?" +
+      '(?:invites?|recap|summary|quote|proposal|order form|contract|comparison|one-pager|trial|link|agreement|options|times|version|case study)\\b' +
+      "|\\bnext steps?\\b|\\b(?:calendar )?invite\\b|\\b(?:set|book) up (?:a |an |some )?(?:time|call|meeting|demo|session)\\b" +
+      "|\\bshall we (?:book|set|schedule)\\b|\\bcould we (?:meet|look at times|schedule)\\b|\\bi'll (?:follow up|check in|reach out)\\b" +
+      "|\\b(?:a few|a couple of|some) (?:times|options)\\b|\\bout for signature\\b",
+  },
+  {
+    name: 'commercial',
+    side: 'seller',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      '\\bi can (?:offer|do|bring|give|cut|meet|agree|hold|include|prorate|go|switch|take)\\b|\\bwe can (?:offer|go|change|include|raise)\\b' +
+      "|\\bper[- ](?:seat|user|provider|sender)\\b|\\blist price\\b|\\bprice lock\\b|\\border form\\b|\\bprorat|\\bco-term" +
+      '|\\bthe standard is\\b|\\bis included (?:on|in)\\b|\\bit depends on\\b',
+  },
+  {
+    name: 'ask_commitment',
+    side: 'seller',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      '\\bwould you (?:like|be (?:open|willing|interested|up for|comfortable|okay)|consider|want)\\b|\\bare you open to\\b' +
+      "|\\bwould it (?:make sense|help|be worth)\\b|\\bcould i (?:get|grab|suggest|set)\\b|\\bcan i grab\\b|\\bi'?d (?:love to|suggest|recommend|propose)\\b" +
+      '|\\blet me (?:show|walk you|share my|build|put together)\\b|\\bcan i suggest\\b',
+  },
+  {
+    name: 'persuasion',
+    side: 'seller',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      "\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part)\\b" +
+      "|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b|\\bevery (?:little )?bit (?:helps|counts)\\b" +
+      "|\\bany amount\\b|\\bdo you (?:ever|usually|often|currently)\\b",
+  },
+  {
+    name: 'describes_offering',
+    side: 'seller',
+    weight: 1,
+    cap: 5,
+    pattern:
+      "\\b(?:it|they|this|which|that) (?:helps?|provides?|allows?|lets|gives|offers?|supports?|builds?|funds?|focuses|automates|handles|includes)\\b",
+  },
+  {
+    name: 'service',
+    side: 'seller',
+    weight: 2,
+    cap: 3,
+    pattern:
+      "\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\bhappy to help\\b" +
+      "|\\bi can (?:definitely )?(?:help|look into)\\b|\\blet me (?:check (?:that|on that|your|for you)|pull (?:that|it|up))\\b|\\bmy pleasure\\b|\\bi'm sorry (?:about|for) (?:that|the)\\b" +
+      "|\\b(?:is there )?anything else i can help\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b",
+  },
+  {
+    name: 'gatekeeper_navigation',
+    side: 'seller',
+    weight: 2.5,
+    cap: 3,
+    pattern:
+      "\\bcould i (?:speak|talk) (?:with|to)\\b|\\bi'?m (?:trying to reach|looking for) (?:whoever|someone|the|[a-z]+ [a-z]+ in)\\b" +
+      "|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bcould i leave a message\\b|\\bcan you (?:connect|put) me\\b",
+  },
+  {
+    name: 'leads_team',
+    side: 'seller',
+    weight: 2.5,
+    cap: 3,
+    pattern:
+      "\\bi've (?:brought|asked|invited|got) [a-z]+ (?:along|to join|with me)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
+      "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\bi'll let [a-z]+ (?:drive|take|start|walk|get)\\b|\\bi'll (?:jump in|mostly let)\\b" +
+      "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b",
+  },
+  // ---- buyer side ----
+  {
+    name: 'current_state',
+    side: 'buyer',
+    weight: 1.5,
+    cap: 5,
+    pattern:
+      "\\bwe(?:'re| are) (?:currently |still |already )?(?:using|on)\\b|\\bwe currently\\b|\\bright now we\\b|\\bat the moment we\\b" +
+      "|\\bour current\\b|\\bwe've been (?:on|using)\\b|\\bwe just (?:renewed|went through|signed)\\b|\\bwe already have\\b" +
+      '|\\bmy team\\b|\\bour (?:budget|manager|cfo|ceo|vp|boss|it team|team is)\\b|\\bmy (?:boss|manager|vp|cfo|controller)\\b' +
+      '|\\bwe (?:use|have) (?:a|an|two|three|about|around)\\b|\\bwe budgeted\\b|\\bwe can\'t\\b',
+  },
+  {
+    name: 'evaluating',
+    side: 'buyer',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\bwe(?:'re| are) (?:evaluating|looking at|comparing|talking to|considering)\\b|\\bnarrowed it down\\b|\\b(?:another|other) vendors?\\b" +
+      '|\\bthey came in cheaper\\b|\\bthe other (?:tool|vendor|option)\\b',
+  },
+  {
+    name: 'price_question',
+    side: 'buyer',
+    weight: 2,
+    cap: 3,
+    pattern:
+      "\\bhow much (?:does|is|would|will) (?:it|that|this|the [a-z]+) (?:cost|be|run)\\b|\\bhow much is (?:it|that|this)\\b|\\bwhat (?:does|would|will) (?:that|it|this) (?:cost|add)\\b|\\bwhat's the (?:price|cost|catch)\\b" +
+      '|\\bwhat would the total\\b|\\broom on price\\b|\\bcan (?:that|it) be waived\\b|\\bwhy is it free\\b',
+  },
+  {
+    name: 'objection',
+    side: 'buyer',
+    weight: 2,
+    cap: 3,
+    pattern:
+      "\\btoo expensive\\b|\\bnot interested\\b|\\bnot a priority\\b|\\bno budget\\b|\\bhard to take to\\b|\\bwe're all set\\b" +
+      "|\\bbad time\\b|\\bnot a good time\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|an?|your|the|something)\\b" +
+      "|\\bi'?d (?:have|need) to (?:check|ask|talk|get)\\b|\\blet me take (?:that|it) back\\b|\\bi'll take it to\\b|\\bi'll (?:look at|keep) it\\b",
+  },
+  {
+    name: 'screening',
+    side: 'buyer',
+    weight: 3,
+    cap: 4,
+    pattern:
+      "\\bwho(?:'s| is) (?:calling|this)\\b|\\bwho should i say\\b|\\b(?:may|can) i (?:ask|say) who\\b|\\bwhat (?:is|'s) (?:this|it) (?:regarding|about)\\b" +
+      "|\\bwhat company\\b|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b" +
+      "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
+      "|\\btake a message\\b|\\b(?:would|do) you (?:like|want) (?:to leave|(?:his|her) voicemail)\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b" +
+      "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bis it a sales call\\b|\\bwe get a lot of calls\\b|\\bi'll pass it on\\b",
+  },
+  {
+    name: 'caller_need',
+    side: 'buyer',
+    weight: 2.5,
+    cap: 3,
+    pattern:
+      "\\bi'?m calling (?:about|because|regarding|to (?:ask|check|see|find|cancel|return|report|change|get|add))\\b" +
+      "|\\bi (?:need|want|would like|'d like) to (?:return|cancel|check|transfer|change|report|know|order|update)\\b" +
+      '|\\bmy (?:account|order|card|invoice|bill|balance|refund|password|subscription|savings|checking)\\b|\\bour (?:invoice|bill)\\b' +
+      "|\\bwe got charged\\b|\\bi (?:got|saw) (?:a voicemail|your (?:ad|email|note))\\b|\\bi lost my\\b|\\bis this the (?:sales|support)\\b" +
+      '|\\bit worked fine\\b|\\bi (?:had|have) (?:a|some) questions?\\b',
+  },
+  {
+    name: 'consent_or_doubt',
+    side: 'buyer',
+    weight: 1,
+    cap: 4,
+    pattern:
+      "\\bi(?:'d| would) be (?:willing|happy|glad) to\\b|\\bi(?:'ll| will) (?:think about|consider) it\\b|\\bi'm not (?:sure|convinced)\\b" +
+      "|\\bi don't (?:really )?know (?:much|if|about|enough)\\b|\\bi(?:'ll| will) (?:take|go with)\\b",
+  },
+  {
+    name: 'product_question',
+    side: 'buyer',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      "\\bhow does (?:it|that|this|the [a-z]+) (?:work|compare|differ)\\b|\\bwhat (?:exactly )?does (?:it|that|the [a-z]+) do\\b" +
+      '|\\bcan (?:we|i|our [a-z]+) (?:export|import|try|integrate)\\b|\\bwould we need\\b|\\bdo we need\\b|\\bhow many [a-z]+ would we\\b',
+  },
+];
+
+// One combined pattern with one capture group per family: a single scan per speaker finds every cue.
+const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
+const PRONOUNS = /\b(you|your|yours|yourself|i|me|my|mine|myself)\b/g;
+const WORD = /[a-z0-9']+/g;
+const SENTENCE_SPLIT = /[.!?\n]+|\?/;
+const INTERROGATIVE_START =
+  /^(?:could|can|would|will|do|did|are|have|were|should|is there|how|what|which|when|where|who|why)\b/;
+const ADDRESSES_YOU = /\byou(?:r|rs|rself)?\b/;
+
+/** Minimum net seller-side evidence of the pick. */
+const MIN_NET = 3;
+/** Minimum lead of the pick over the best other candidate. */
+const MIN_MARGIN = 3;
+/** The runner-up looks seller-side too and is within this fraction of the pick: abstain. */
+const CLOSE_SELLER_RATIO = 0.6;
+/** Below this confidence, abstain. */
+const MIN_CONFIDENCE = 0.45;
+
+const YOU_QUESTION_WEIGHT = 0.75;
+const YOU_QUESTION_CAP = 6;
+const ADDRESS_WEIGHT = 4;
+/** Words of a speaker needed before the pronoun balance counts fully. */
+const ADDRESS_FULL_EVIDENCE_WORDS = 80;
+
+interface SpeakerEvidence {
+  label: string;
+  cues: number[];
+  words: number;
+  you: number;
+  self: number;
+  youQuestions: number;
+  seller: number;
+  buyer: number;
+  lexical: number;
+  net: number;
+}
+
+function normalize(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+}
+
+function countMatches(text: string, re: RegExp): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(text) !== null) n++;
+  return n;
+}
+
+function collectEvidence(label: string, texts: readonly string[]): SpeakerEvidence {
+  const cues = new Array<number>(FAMILIES.length).fill(0);
+  let words = 0;
+  let you = 0;
+  let self = 0;
+  let youQuestions = 0;
+  for (const raw of texts) {
+    const text = normalize(raw);
+    COMBINED.lastIndex = 0;
+    for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
+      for (let g = 1; g < m.length; g++) {
+        if (m[g] !== undefined) {
+          cues[g - 1]!++;
+          break;
+        }
+      }
+      if (m[0].length === 0) COMBINED.lastIndex++;
+    }
+    words += countMatches(text, WORD);
+    PRONOUNS.lastIndex = 0;
+    for (let m = PRONOUNS.exec(text); m !== null; m = PRONOUNS.exec(text)) {
+      if (m[1]!.startsWith('y')) you++;
+      else self++;
+    }
+    // Questions aimed at the other side: "?"-terminated, or interrogative openings in unpunctuated ASR text.
+    let start = 0;
+    for (let i = 0; i <= text.length; i++) {
+      const ch = i < text.length ? text[i] : '.';
+      if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
+        if (i > start) {
+          const sentence = text.slice(start, i).trim();
+          if ((ch === '?' || INTERROGATIVE_START.test(sentence)) && ADDRESSES_YOU.test(sentence)) youQuestions++;
+        }
+        start = i + 1;
+      }
+    }
+  }
+  let seller = 0;
+  let buyer = 0;
+  FAMILIES.forEach((f, i) => {
+    const points = Math.min(cues[i]!, f.cap) * f.weight;
+    if (f.side === 'seller') seller += points;
+    else buyer += points;
+  });
+  const balance = (you - self) / (you + self + 2);
+  const lexical =
+    Math.min(youQuestions, YOU_QUESTION_CAP) * YOU_QUESTION_WEIGHT +
+    ADDRESS_WEIGHT * balance * Math.min(1, words / ADDRESS_FULL_EVIDENCE_WORDS);
+  return { label, cues, words, you, self, youQuestions, seller, buyer, lexical, net: seller - buyer + lexical };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function describe(e: SpeakerEvidence): Record<string, unknown> {
+  const cues: Record<string, number> = {};
+  FAMILIES.forEach((f, i) => {
+    if (e.cues[i]! > 0) cues[`${f.side}.${f.name}`] = e.cues[i]!;
+  });
+  return {
+    label: e.label,
+    net: round(e.net),
+    seller: round(e.seller),
+    buyer: round(e.buyer),
+    lexical: round(e.lexical),
+    you_questions: e.youQuestions,
+    you: e.you,
+    first_person: e.self,
+    cues,
+  };
+}
+
+/** Returns the rep's label or null (abstain). Never returns a label in excludedLabels; never favours the first speaker. */
+export function inferRepSpeaker(
+  turns: Turn[],
+  options: { excludedLabels: ReadonlySet<string> },
+): InferenceResult | null {
+  const bySpeaker = new Map<string, string[]>();
+  for (const turn of turns) {
+    const list = bySpeaker.get(turn.speaker);
+    if (list) list.push(turn.text);
+    else bySpeaker.set(turn.speaker, [turn.text]);
+  }
+  const candidates: SpeakerEvidence[] = [];
+  for (const [label, texts] of bySpeaker) {
+    if (!options.excludedLabels.has(label)) candidates.push(collectEvidence(label, texts));
+  }
+  if (candidates.length === 0) return null;
+  // Ties broken by label, never by position, so the answer does not depend on who spoke first.
+  candidates.sort((a, b) => b.net - a.net || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  const best = candidates[0]!;
+  const runnerUp = candidates[1] ?? null;
+  const margin = runnerUp === null ? best.net : best.net - runnerUp.net;
+  // Two seller-side voices close together (rep and sales engineer): the dialogue cannot tell them apart.
+  const closeSeller =
+    runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.net >= CLOSE_SELLER_RATIO * best.net;
+  const confidence = round(
+    Math.max(0, Math.min(1, (1 - Math.exp(-margin / 6)) * Math.min(1, best.net / (2 * MIN_NET)) * 1.4)),
+  );
+  const signals: Record<string, unknown> = {
+    method: 'heuristic',
+    margin: round(margin),
+    winner: describe(best),
+    runner_up: runnerUp === null ? null : describe(runnerUp),
+  };
+  if (best.net < MIN_NET || margin < MIN_MARGIN || closeSeller || confidence < MIN_CONFIDENCE) return null;
+  return { label: best.label, confidence, signals };
+}
+
+/** Adapter for the speaker ladder's inference port (resolve-speaker.ts `SpeakerInferrer`). */
+export function createHeuristicInferrer(): (
+  turns: Turn[],
+  options: { excludedLabels: ReadonlySet<string> },
+) => Promise<InferenceResult | null> {
+  return async (turns, options) => inferRepSpeaker(turns, options);
+}
+
+/** Exposed for diagnostics (eval runner): the evidence table without the abstention rule. */
+export function explainSpeakers(turns: Turn[]): Record<string, unknown>[] {
+  const bySpeaker = new Map<string, string[]>();
+  for (const turn of turns) {
+    const list = bySpeaker.get(turn.speaker);
+    if (list) list.push(turn.text);
+    else bySpeaker.set(turn.speaker, [turn.text]);
+  }
+  return [...bySpeaker].map(([label, texts]) => describe(collectEvidence(label, texts)));
+}
