@@ -14,6 +14,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Shared rate-limit counters across API processes. */
   redisUrl: string | undefined;
+  /** Namespace of our Redis keys, so several deployments (staging, production) can share one Redis. */
+  redisKeyPrefix: string;
   /** The official API base (ends in /v1): Location headers and upload URLs are built on it. */
   publicApiBaseUrl: string;
   /** app_url = `${publicAppBaseUrl}/calls/{id}`. */
@@ -90,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || `callscore:${env.SERVICE_ENV || 'production'}:`,
     publicApiBaseUrl: trimSlash(env.PUBLIC_API_BASE_URL || `http://localhost:${port}/v1`),
     publicAppBaseUrl: trimSlash(env.PUBLIC_APP_BASE_URL || `http://localhost:${port}`),
     serviceEnv: oneOf(env, 'SERVICE_ENV', ['production', 'staging'] as const, 'production'),

@@ -67,7 +67,7 @@ export async function openStore(config: Config): Promise<Store> {
 export async function createContainer(config: Config, options: { logger?: boolean } = {}): Promise<AppDeps> {
   const store = await openStore(config);
   const limiter = config.redisUrl
-    ? createRedisRateLimiter({ url: config.redisUrl, prefix: 'callscore:rl:' })
+    ? createRedisRateLimiter({ url: config.redisUrl, prefix: `${config.redisKeyPrefix}rl:` })
     : createMemoryRateLimiter({});
   const uploadSecret = uploadSigningSecret(config);
   const recordings = createDiskRecordingStore({

@@ -59,6 +59,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   // Fail within seconds when Redis is unreachable instead of queueing requests behind reconnect attempts.
   const client =
     options.client ?? new Redis(options.url!, { maxRetriesPerRequest: 2, connectTimeout: 5_000 });
+  // Connection errors reach callers through the rejected commands (the API answers 503); without a listener
+  // ioredis would also print each reconnect failure.
+  if (owned) client.on('error', () => {});
 
   async function run(key: string, args: string[]): Promise<unknown> {
     try {
