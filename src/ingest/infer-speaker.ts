@@ -274,7 +274,6 @@ const FAMILIES: readonly CueFamily[] = [
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 const PRONOUNS = /\b(you|your|yours|yourself|i|me|my|mine|myself)\b/g;
 const WORD = /[a-z0-9']+/g;
-const SENTENCE_SPLIT = /[.!?\n]+|\?/;
 const INTERROGATIVE_START =
   /^(?:could|can|would|will|do|did|are|have|were|should|is there|how|what|which|when|where|who|why)\b/;
 const ADDRESSES_YOU = /\byou(?:r|rs|rself)?\b/;

@@ -4,20 +4,8 @@ import { validateCriteria } from './criteria.js';
 import { scoreCall } from './score-call.js';
 import { createRulesScorer } from './scorers/rules.js';
 import { SCORECARD_TEMPLATES } from './templates.js';
+import { CALL_TYPES } from '../ingest/classify-call.js';
 
-// The spec's call_type values.
-const CALL_TYPES = [
-  'discovery',
-  'cold_call',
-  'warm_call',
-  'customer_success',
-  'cross_selling',
-  'evaluation',
-  'negotiation',
-  'gatekeeper',
-  'inbound_call',
-  'technical_discovery',
-];
 
 describe('SCORECARD_TEMPLATES', () => {
   it('offers Discovery, Cold call, Demo / evaluation and Negotiation', () => {
@@ -42,7 +30,7 @@ describe('SCORECARD_TEMPLATES', () => {
 
   it('names only spec call types, each in one template', () => {
     const all = SCORECARD_TEMPLATES.flatMap((t) => t.callTypes);
-    for (const type of all) expect(CALL_TYPES).toContain(type);
+    for (const type of all) expect(CALL_TYPES as readonly string[]).toContain(type);
     expect(new Set(all).size).toBe(all.length);
   });
 

@@ -4,6 +4,7 @@
  * so a validation error names one problem instead of one per branch.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CALL_TYPES } from '../../ingest/classify-call.js';
 
 function nullable<T extends TSchema>(schema: T) {
   const { enum: values, ...rest } = schema as T & { enum?: unknown[] };
@@ -14,18 +15,6 @@ function nullable<T extends TSchema>(schema: T) {
   });
 }
 
-export const CALL_TYPES = [
-  'discovery',
-  'cold_call',
-  'warm_call',
-  'customer_success',
-  'cross_selling',
-  'evaluation',
-  'negotiation',
-  'gatekeeper',
-  'inbound_call',
-  'technical_discovery',
-] as const;
 
 export const RECORDING_CONTENT_TYPES = [
   'audio/mpeg',
