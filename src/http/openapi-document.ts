@@ -3,13 +3,21 @@ import type { Config } from '../config.js';
 import type { AppDeps } from '../container.js';
 import { buildServer } from './server.js';
 
-/** A dependency that must not be touched while only the document is generated. */
+/**
+ * A dependency that must not be used while only the document is generated. Reading its properties is allowed
+ * (plugins may keep references at registration); calling anything throws.
+ */
 function unused<T extends object>(name: string): T {
-  return new Proxy({} as T, {
+  const target = () => {};
+  return new Proxy(target, {
     get(_target, property) {
-      throw new Error(`${name}.${String(property)} is not available while generating the OpenAPI document`);
+      if (property === 'then') return undefined; // not a promise
+      return unused(`${name}.${String(property)}`);
     },
-  });
+    apply() {
+      throw new Error(`${name}() is not available while generating the OpenAPI document`);
+    },
+  }) as unknown as T;
 }
 
 export async function printOpenApi(config: Config): Promise<unknown> {

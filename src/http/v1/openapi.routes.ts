@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SwaggerOptions } from '@fastify/swagger';
 
 export const OPENAPI_DOCUMENT = (publicApiBaseUrl: string): SwaggerOptions => ({
+  // The contract covers /v1 only: web pages, health checks and the upload target stay out of the document.
+  transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
   openapi: {
     openapi: '3.1.0',
     info: {
