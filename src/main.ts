@@ -1,19 +1,23 @@
 /**
  * The `callscore` CLI: one command per run, each built from the config through the container.
- *   serve [--no-worker] | migrate | seed FILE.json | openapi
+ *   serve [--no-worker] | worker | migrate | seed FILE.json | openapi
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createContainer, openStore } from './container.js';
+import { createContainer, createScorer, openStore } from './container.js';
 import { buildServer } from './http/server.js';
 import { createDemoWorkspace, isEmptyDatabase, type DemoCredentials } from './seed/demo.js';
 import { parseWorkspace, seedWorkspace, WorkspaceError } from './seed/workspace.js';
+import { createWorker } from './scoring/worker.js';
 
 const USAGE = `Usage: callscore <command>
 
 Commands:
   serve [--no-worker]   API, web application and scoring worker on http://HOST:PORT
+  worker                a scoring worker on its own (run several for more throughput)
   migrate               create the database if needed and apply pending migrations
   seed FILE.json        load a workspace description (idempotent)
   openapi               print the OpenAPI 3.1 document
@@ -41,8 +45,11 @@ async function serve(config: Config, noWorker: boolean): Promise<void> {
   const wantDemo = config.demo ?? !config.databaseUrl;
   if (wantDemo && (await isEmptyDatabase(deps.store.db))) printDemo(config, await createDemoWorkspace(deps.store.db));
   const app = await buildServer(deps);
+  const scoring = noWorker || config.worker === 'off' ? null : startScoringThread(config);
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    // The worker finishes or releases its job first, while the database is still open.
+    await scoring?.stop();
     await app.close();
     await deps.close();
     process.exit(0);
@@ -54,6 +61,59 @@ async function serve(config: Config, noWorker: boolean): Promise<void> {
   console.log(`Callscore is running (${config.serviceEnv}, ${deps.store.dialect}, worker ${worker}).
   Web app:  ${config.publicAppBaseUrl}/
   API:      ${config.publicApiBaseUrl}  (contract: ${config.publicApiBaseUrl}/openapi.json)`);
+}
+
+/** The scoring worker in a worker_thread (only from the compiled dist/), restarted if it dies. */
+function startScoringThread(config: Config): { stop(): Promise<void> } {
+  createScorer(config); // an unknown SCORER fails here, not in a restart loop
+  let current: Worker | null = null;
+  let stopping = false;
+  const spawn = () => {
+    const thread = new Worker(new URL('./scoring/worker-thread.js', import.meta.url), { workerData: { config } });
+    thread.on('error', (error) => console.error('Scoring worker crashed:', error));
+    thread.on('exit', (code) => {
+      if (current === thread) current = null;
+      if (!stopping) {
+        console.error(`Scoring worker exited (code ${code}); restarting in 5 s.`);
+        setTimeout(() => !stopping && spawn(), 5_000).unref();
+      }
+    });
+    current = thread;
+  };
+  spawn();
+  return {
+    async stop() {
+      stopping = true;
+      const thread = current;
+      if (!thread) return;
+      await new Promise<void>((resolve) => {
+        // The worker's own grace period is 10 s; do not hang the shutdown beyond it.
+        const timer = setTimeout(() => void thread.terminate().then(() => resolve()), 15_000);
+        thread.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        thread.postMessage({ type: 'stop' });
+      });
+    },
+  };
+}
+
+/** `callscore worker`: a scoring worker as its own process; several may run against one database. */
+async function workerCommand(config: Config): Promise<void> {
+  const store = await openStore(config);
+  const logger = pino({ level: config.logLevel, base: { component: 'scoring-worker', env: config.serviceEnv } });
+  const worker = createWorker({ store, scorer: createScorer(config), config, logger });
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await worker.stop();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  worker.start();
+  console.log(`Scoring worker started (process ${process.pid}, ${store.dialect}, scorer ${config.scorer}).`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -71,6 +131,9 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       await serve(config, values['no-worker'] ?? false);
+      return -1; // keeps running
+    case 'worker':
+      await workerCommand(config);
       return -1; // keeps running
     case 'migrate': {
       const store = await openStore(config);

@@ -12,6 +12,7 @@ import { registerApiAuth } from './hooks/api-auth.js';
 import { callsRoutes } from './v1/calls.routes.js';
 import { recordingsRoutes, uploadRoutes } from './v1/recordings.routes.js';
 import { openApiRoutes, OPENAPI_DOCUMENT } from './v1/openapi.routes.js';
+import { registerMetrics } from './metrics.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -59,6 +60,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(swagger, OPENAPI_DOCUMENT(deps.config.publicApiBaseUrl));
 
+  registerMetrics(app, { store: deps.store, env: deps.config.serviceEnv });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
     await deps.store.db.selectFrom('accounts').select('id').limit(1).execute();

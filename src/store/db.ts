@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import * as initial from './migrations/2026-11-23-initial.js';
+import * as scoring from './migrations/2026-11-24-scoring.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -94,11 +95,13 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-const migrations: Record<string, Migration> = {
+/** Every migration, by name (applied in name order). */
+export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-initial': initial,
+  '2026-11-24-scoring': scoring,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Applies pending migrations; every command that opens the database calls it first. */
 export async function migrate(db: Kysely<Database>): Promise<void> {

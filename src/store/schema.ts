@@ -3,7 +3,7 @@
  * denominator: ids are UUID text, timestamps are ISO-8601 UTC text (they sort as strings), JSON is text,
  * flags are nullable timestamps or small integers.
  */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface AccountsTable {
   id: string;
@@ -154,6 +154,8 @@ export interface ScoringJobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** Why the job exists: ingest | rerun | reassign | … (added by the scoring migration; optional on insert). */
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RecordingsTable {
@@ -186,6 +188,51 @@ export interface Database {
   call_transcripts: CallTranscriptsTable;
   scoring_jobs: ScoringJobsTable;
   recordings: RecordingsTable;
+  score_results: ScoreResultsTable;
+  scoring_fairness: ScoringFairnessTable;
+  sessions: SessionsTable;
+}
+
+/** A signed-in browser (web application). The cookie holds a random token; only its SHA-256 is stored. */
+export interface SessionsTable {
+  /** Hex SHA-256 of the session cookie's token. */
+  id: string;
+  user_id: string;
+  account_id: string;
+  /** Synchronizer token every form of this session carries. */
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Sliding idle expiry (never later than absolute_expires_at). */
+  expires_at: string;
+  absolute_expires_at: string;
+}
+
+/** One scoring outcome of a call; a re-score adds a row and flips the old one's is_current to 0. */
+export interface ScoreResultsTable {
+  id: string;
+  call_id: string;
+  /** The scorecard chosen at ingestion (null when the call had none). */
+  scorecard_id: string | null;
+  /** Its version at scoring time; null when it was gone. */
+  scorecard_version: number | null;
+  /** rules | llm */
+  scorer: string;
+  /** 0..100; null when skipped. */
+  score: number | null;
+  skip_reason: string | null;
+  /** JSON array of per-criterion results with evidence ([] when skipped). */
+  criteria: string;
+  /** 1 for the call's current result (at most one, by a unique partial index), else 0. */
+  is_current: number;
+  created_at: string;
+}
+
+/** When each account last had a job claimed: claims go to the account served longest ago. */
+export interface ScoringFairnessTable {
+  account_id: string;
+  /** ISO time of the last claim; '' when never claimed. */
+  last_claimed_at: string;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -198,3 +245,4 @@ export type NewCall = Insertable<CallsTable>;
 export type CallUpdate = Updateable<CallsTable>;
 export type ScoringJob = Selectable<ScoringJobsTable>;
 export type Recording = Selectable<RecordingsTable>;
+export type ScoreResultRow = Selectable<ScoreResultsTable>;

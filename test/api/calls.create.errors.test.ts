@@ -264,6 +264,16 @@ describe.each(DIALECTS)('POST /v1/calls errors on %s', (dialect) => {
       await expectError(callBody({ scorecard_id: SCORECARDS.draft, transcript: { segments: sampleSegments(` ${Math.random()}`), rep_speaker: 'Zed' } }), 422, 'rep_speaker_not_found');
     });
 
+    it('rep errors come before the same-transcript check; the same transcript comes before speaker resolution', async () => {
+      const body = callBody();
+      expect((await t.api('POST', '/v1/calls', { body })).status).toBe(202);
+      await expectError({ ...body, external_id: 'other-id-1', rep: { email: 'gone@acme.test' } }, 422, 'rep_inactive');
+      // Same transcript, same rep, new external_id: the existing call answers before rep_speaker is even read.
+      const transcript = { ...(body.transcript as object), rep_speaker: 'Nobody' };
+      const same = await t.api('POST', '/v1/calls', { body: { ...body, external_id: 'other-id-2', transcript } });
+      expect([same.status, same.body.created]).toEqual([200, false]);
+    });
+
     it('scorecard errors come before recording errors', async () => {
       await expectError(callBody({ scorecard_id: SCORECARDS.draft, recording_id: 'rec_missing' }), 422, 'scorecard_not_found');
     });

@@ -89,6 +89,15 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
     }
   });
 
+  it('exposes Prometheus metrics by route pattern, never by raw id', async () => {
+    await t.api('GET', '/v1/calls/11111111-2222-4333-8444-555555555555');
+    const res = await t.api('GET', '/metrics', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('callscore_http_requests_total{env="production",method="GET",route="/v1/calls/:id",status="404"}');
+    expect(res.text).not.toContain('11111111-2222');
+    expect(res.text).toMatch(/callscore_scoring_jobs\{env="production",status="queued"\} \d+/);
+  });
+
   it('answers /healthz and /readyz', async () => {
     expect((await t.api('GET', '/healthz', { key: null })).status).toBe(200);
     expect((await t.api('GET', '/readyz', { key: null })).status).toBe(200);
