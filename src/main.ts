@@ -168,14 +168,25 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Start-up failures in words that say what to do next. */
+function explain(error: unknown): string {
+  if (error instanceof ConfigError || error instanceof WorkspaceError) return error.message;
+  if (error instanceof SyntaxError) return `The file is not valid JSON: ${error.message}`;
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE') return `Port ${process.env.PORT || 8080} is already in use: stop the other process or set PORT.`;
+  if (e.code === 'ENOENT' && e.path) return `No such file: ${e.path}`;
+  if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || /timeout exceeded when trying to connect/.test(e.message ?? '')) {
+    return 'Cannot reach the database named by DATABASE_URL: is PostgreSQL running and the URL right?';
+  }
+  return e.stack ?? String(error);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof WorkspaceError) console.error(error.message);
-    else if (error instanceof SyntaxError) console.error(`The file is not valid JSON: ${error.message}`);
-    else console.error(error);
+    console.error(explain(error));
     process.exitCode = 1;
   },
 );

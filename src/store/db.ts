@@ -108,6 +108,7 @@ export async function migrate(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
+  if (error && isDatabaseUnavailable(error)) throw error; // keeps its code, so callers can explain it
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
