@@ -21,6 +21,7 @@ Commands:
   migrate               create the database if needed and apply pending migrations
   seed FILE.json        load a workspace description (idempotent)
   openapi               print the OpenAPI 3.1 document
+  backfill FILE|FOLDER  send past calls to the API at a safe pace (callscore backfill --help)
 
 Configuration comes from environment variables (see README.md).`;
 
@@ -118,6 +119,8 @@ async function workerCommand(config: Config): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // backfill parses its own flags and needs no database: it speaks HTTP to the API.
+  if (command === 'backfill') return (await import('./backfill/cli.js')).backfillCommand(rest, process.env);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
