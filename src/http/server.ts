@@ -13,6 +13,7 @@ import { callsRoutes } from './v1/calls.routes.js';
 import { recordingsRoutes, uploadRoutes } from './v1/recordings.routes.js';
 import { openApiRoutes, OPENAPI_DOCUMENT } from './v1/openapi.routes.js';
 import { registerMetrics } from './metrics.js';
+import { sendWebNotFound, webRoutes } from './web/plugin.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -54,9 +55,14 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestId(app);
   registerCloseOnUnreadBody(app);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // The API's namespaces (/v1, future /vN, the upload path) keep the JSON envelope; every other path belongs
+    // to the web application and gets an HTML page.
+    const staging = deps.config.serviceEnv === 'staging';
+    if (!/^\/(v\d+|uploads)(\/|$)/.test(path)) return sendWebNotFound(reply, staging);
+    return sendError(request, reply, new AppError('route_not_found', `No route ${request.method} ${path}.`));
+  });
 
   await app.register(swagger, OPENAPI_DOCUMENT(deps.config.publicApiBaseUrl));
 
@@ -111,5 +117,6 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(uploadRoutes, { store: deps.store, recordings: deps.recordings, secret: deps.uploadSecret });
+  await app.register(webRoutes, { config: deps.config, store: deps.store });
   return app;
 }

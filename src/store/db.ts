@@ -18,6 +18,7 @@ import {
 import type { Database } from './schema.js';
 import * as initial from './migrations/2026-11-23-initial.js';
 import * as scoring from './migrations/2026-11-24-scoring.js';
+import * as web from './migrations/2026-11-25-web.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -99,6 +100,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-initial': initial,
   '2026-11-24-scoring': scoring,
+  '2026-11-25-web': web,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

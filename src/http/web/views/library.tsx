@@ -1,0 +1,208 @@
+/** The call library: filters (GET), a table of visible calls newest first, keyset paging links. */
+import {
+  CALL_TYPES,
+  STATUSES,
+  callTypeLabel,
+  formatCallScore,
+  formatDateTime,
+  scoreBand,
+  statusLabel,
+} from './format.js';
+import { Layout, type LayoutProps } from './layout.js';
+
+export interface LibraryRow {
+  id: string;
+  title: string;
+  call_type: string | null;
+  status: string;
+  occurred_at: string | null;
+  created_at: string;
+  rep_name: string;
+  team_name: string;
+  score: number | null;
+}
+
+export interface LibraryPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'csrfToken'> {
+  rows: LibraryRow[];
+  filters: { team: string; rep: string; type: string; status: string };
+  teams: { id: string; name: string }[];
+  reps: { id: string; name: string; email: string }[];
+  nextHref: string | null;
+  firstHref: string | null;
+  filtered: boolean;
+}
+
+function Option(props: { value: string; selected: boolean; children: string }): JSX.Element {
+  return (
+    <option value={props.value} selected={props.selected} safe>
+      {props.children}
+    </option>
+  );
+}
+
+function ScoreCell(props: { score: number | null }): JSX.Element {
+  if (props.score === null) {
+    return (
+      <span class="muted">
+        <span aria-hidden="true">—</span>
+        <span class="visually-hidden">No score</span>
+      </span>
+    );
+  }
+  const band = scoreBand(props.score);
+  return <span class={`score score-${band}`}>{formatCallScore(props.score)}</span>;
+}
+
+export function LibraryPage(props: LibraryPageProps): JSX.Element {
+  const { filters } = props;
+  return (
+    <Layout
+      title="Calls"
+      staging={props.staging}
+      user={props.user}
+      csrfToken={props.csrfToken}
+      current="calls"
+    >
+      <h1>Calls</h1>
+      <form method="get" action="/calls" class="filters" aria-label="Filter calls">
+        {props.teams.length ? (
+          <div class="field">
+            <label for="f-team">Team</label>
+            <select id="f-team" name="team">
+              <Option value="" selected={!filters.team}>
+                All teams
+              </Option>
+              {props.teams.map((t) => (
+                <Option value={t.id} selected={filters.team === t.id}>
+                  {t.name}
+                </Option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          ''
+        )}
+        {props.reps.length ? (
+          <div class="field">
+            <label for="f-rep">Rep</label>
+            <select id="f-rep" name="rep">
+              <Option value="" selected={!filters.rep}>
+                All reps
+              </Option>
+              {props.reps.map((r) => (
+                <Option value={r.id} selected={filters.rep === r.id}>
+                  {r.name}
+                </Option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          ''
+        )}
+        <div class="field">
+          <label for="f-type">Call type</label>
+          <select id="f-type" name="type">
+            <Option value="" selected={!filters.type}>
+              All types
+            </Option>
+            {CALL_TYPES.map((t) => (
+              <Option value={t} selected={filters.type === t}>
+                {callTypeLabel(t)}
+              </Option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-status">Status</label>
+          <select id="f-status" name="status">
+            <Option value="" selected={!filters.status}>
+              All statuses
+            </Option>
+            {STATUSES.map((s) => (
+              <Option value={s} selected={filters.status === s}>
+                {statusLabel(s)}
+              </Option>
+            ))}
+          </select>
+        </div>
+        <div class="filter-actions">
+          <button type="submit" class="button">
+            Apply filters
+          </button>
+          {props.filtered ? <a href="/calls">Clear filters</a> : ''}
+        </div>
+      </form>
+
+      {props.rows.length === 0 ? (
+        <p class="empty">
+          {props.filtered
+            ? 'No calls match these filters.'
+            : 'No calls yet. Calls sent through the API appear here as soon as they are received.'}
+        </p>
+      ) : (
+        <div class="table-wrap">
+          <table class="calls">
+            <caption class="visually-hidden">Calls, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Call</th>
+                <th scope="col">Rep</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">
+                  Score
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.rows.map((row) => (
+                <tr>
+                  <td class="nowrap">
+                    <time datetime={row.occurred_at ?? row.created_at} safe>
+                      {formatDateTime(row.occurred_at ?? row.created_at)}
+                    </time>
+                  </td>
+                  <td>
+                    <a href={`/calls/${encodeURIComponent(row.id)}`} safe>
+                      {row.title}
+                    </a>
+                  </td>
+                  <td>
+                    <span safe>{row.rep_name}</span>
+                    <span class="sub" safe>
+                      {row.team_name}
+                    </span>
+                  </td>
+                  <td safe>{callTypeLabel(row.call_type)}</td>
+                  <td>
+                    <span class={`status status-${/^[a-z_]+$/.test(row.status) ? row.status : 'other'}`} safe>
+                      {statusLabel(row.status)}
+                    </span>
+                  </td>
+                  <td class="num">
+                    <ScoreCell score={row.score} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {props.nextHref || props.firstHref ? (
+        <nav class="pager" aria-label="Pages">
+          {props.firstHref ? <a href={props.firstHref}>Newest calls</a> : ''}
+          {props.nextHref ? (
+            <a href={props.nextHref} rel="next">
+              Older calls
+            </a>
+          ) : (
+            ''
+          )}
+        </nav>
+      ) : (
+        ''
+      )}
+    </Layout>
+  );
+}
