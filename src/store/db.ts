@@ -19,6 +19,8 @@ import type { Database } from './schema.js';
 import * as initial from './migrations/2026-11-23-initial.js';
 import * as scoring from './migrations/2026-11-24-scoring.js';
 import * as web from './migrations/2026-11-25-web.js';
+import * as admin from './migrations/2026-11-26-admin.js';
+import * as coaching from './migrations/2026-11-27-coaching.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -101,6 +103,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-initial': initial,
   '2026-11-24-scoring': scoring,
   '2026-11-25-web': web,
+  '2026-11-26-admin': admin,
+  '2026-11-27-coaching': coaching,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
