@@ -6,7 +6,7 @@
  * Attempts count finished attempts that did not succeed (scoring threw, or the lease expired); a deliberate
  * release on shutdown is not an attempt. The job is given up, and the call marked failed, at MAX_ATTEMPTS.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Dialect } from './db.js';
 import type { Database, ScoringJob } from './schema.js';
@@ -192,7 +192,10 @@ export async function heartbeat(db: Db, lease: JobLease, now: Date, leaseMs: num
   return ok;
 }
 
-function fenced<T extends { where: (...args: any[]) => T }>(query: T, lease: JobLease): T {
+type JobUpdate = UpdateQueryBuilder<Database, 'scoring_jobs', 'scoring_jobs', UpdateResult>;
+
+/** Narrows an update to the job this lease still holds: a worker whose lease was taken over updates nothing. */
+function fenced(query: JobUpdate, lease: JobLease): JobUpdate {
   return query
     .where('id', '=', lease.jobId)
     .where('fencing_token', '=', lease.fencingToken)
