@@ -1,6 +1,7 @@
 /**
  * Composition root: picks each implementation from the config in one place and returns the dependencies
- * plus close(). SQLite|PostgreSQL, memory|Redis rate limits, disk recordings, heuristic speaker inference.
+ * plus close(). SQLite|PostgreSQL, memory|Redis rate limits, disk recordings, rules|LLM scorer, heuristic
+ * speaker inference (with the model asked when it abstains, under SCORER=llm).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,9 +14,12 @@ import { createRedisRateLimiter } from './rate-limit/redis.js';
 import { createDiskRecordingStore, type DiskRecordingStore } from './recordings/disk.js';
 import type { IngestDeps } from './ingest/ingest-call.js';
 import { createHeuristicInferrer } from './ingest/infer-speaker.js';
+import { chainInferrers, createModelInferrer } from './ingest/model-inferrer.js';
+import type { SpeakerInferrer } from './ingest/resolve-speaker.js';
 import { classifyCall } from './ingest/classify-call.js';
 import type { Scorer } from './scoring/scorers/scorer.js';
 import { createRulesScorer } from './scoring/scorers/rules.js';
+import { createLlmScorer } from './scoring/scorers/llm.js';
 
 export interface AppDeps {
   config: Config;
@@ -48,10 +52,25 @@ export function uploadBaseUrl(publicApiBaseUrl: string): string {
   return `${publicApiBaseUrl.replace(/\/v1$/, '')}/uploads/recordings`;
 }
 
-/** The scoring worker's scorer from SCORER; fails at start for one that is not built. */
+/** LLM_BASE_URL and LLM_MODEL, required by SCORER=llm; fails naming the first missing variable. */
+function llmEndpoint(config: Config): { baseUrl: string; model: string; apiKey: string | undefined } {
+  const { baseUrl, model, apiKey } = config.llm;
+  if (!baseUrl) throw new ConfigError('SCORER=llm needs LLM_BASE_URL (e.g. https://api.openai.com/v1)');
+  if (!model) throw new ConfigError('SCORER=llm needs LLM_MODEL');
+  return { baseUrl, model, apiKey: apiKey || undefined };
+}
+
+/** The scoring worker's scorer from SCORER (rules by default); fails at start for an unknown or incomplete one. */
 export function createScorer(config: Config): Scorer {
   if (config.scorer === 'rules') return createRulesScorer();
-  throw new ConfigError(`SCORER=${config.scorer} is not available in this build; use SCORER=rules`);
+  if (config.scorer === 'llm') return createLlmScorer(llmEndpoint(config));
+  throw new ConfigError(`SCORER=${String(config.scorer)} is not available; use SCORER=rules or SCORER=llm`);
+}
+
+/** The heuristic; with SCORER=llm, the model too, asked only when the heuristic abstains. */
+function createInferrer(config: Config): SpeakerInferrer {
+  if (config.scorer !== 'llm') return createHeuristicInferrer();
+  return chainInferrers(createHeuristicInferrer(), createModelInferrer(llmEndpoint(config)));
 }
 
 export async function openStore(config: Config): Promise<Store> {
@@ -84,7 +103,7 @@ export async function createContainer(config: Config, options: { logger?: boolea
     logger: options.logger,
     ingest: {
       store,
-      inferrer: createHeuristicInferrer(),
+      inferrer: createInferrer(config),
       classify: (turns, repLabel) => classifyCall(turns, repLabel).callType,
       inferenceDeadlineMs: INFERENCE_DEADLINE_MS,
     },

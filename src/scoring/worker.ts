@@ -84,7 +84,8 @@ export function createWorker(options: WorkerOptions): ScoringWorker {
   const { store, scorer } = options;
   const log = options.logger ?? consoleLogger;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const pollMs = options.pollMs ?? 1_000;
+  // An idle poll is one indexed query; 250 ms keeps a new call waiting at most a quarter second.
+  const pollMs = options.pollMs ?? 250;
   const heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 3));
   const stopGraceMs = options.stopGraceMs ?? 10_000;
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;

@@ -4,6 +4,7 @@
  * customer turns count only for `customer_mentions_any` and the talk shares.
  */
 import type { Turn } from '../../ingest/transcript.js';
+import { compileAppliesWhen, listPhrases, notApplicableReason, phraseRegex } from '../applies.js';
 import type { Criterion } from '../criteria.js';
 import {
   normaliseSpeaker,
@@ -23,9 +24,6 @@ const RATIO_FALLOFF = 0.25;
 const WORDS_PER_MINUTE = 150;
 const PLAN_CACHE_SIZE = 64;
 
-const WORD_CLASS = '[\\p{L}\\p{N}_]';
-const STARTS_WITH_WORD = new RegExp(`^${WORD_CLASS}`, 'u');
-const ENDS_WITH_WORD = new RegExp(`${WORD_CLASS}$`, 'u');
 const SENTENCE_END = /[.?!]/;
 // Fillers a speaker often puts before the question proper ("So, what …", "Okay and how …").
 const LEAD_IN = String.raw`^(?:(?:so|and|but|okay|ok|well|um|uh|right|alright|now|yeah|great|cool|sure|then)\b[\s,.-]*)*`;
@@ -116,13 +114,13 @@ export function createRulesScorer(): Scorer {
 
 function compilePlan(criteria: Criterion[]): Plan {
   const items = criteria.map((criterion): PlanItem => {
-    const when = criterion.applies_when;
+    const gate = compileAppliesWhen(criterion.applies_when);
     return {
       criterion,
       weight: criterion.weight ?? 1,
-      callTypes: when?.call_types ? new Set(when.call_types) : null,
-      customerGate: when?.customer_mentions_any ? phraseRegex(when.customer_mentions_any, 'iu') : null,
-      repGate: when?.rep_mentions_any ? phraseRegex(when.rep_mentions_any, 'iu') : null,
+      callTypes: gate.callTypes,
+      customerGate: gate.customer,
+      repGate: gate.rep,
       check: compileCheck(criterion.check),
     };
   });
@@ -149,79 +147,6 @@ function compileCheck(check: Criterion['check']): CompiledCheck {
         beforeTurn: check.before_turn ?? null,
       };
   }
-}
-
-/**
- * One regex for a list of phrases: case-insensitive, whole words at the phrase's word edges, any run of whitespace
- * between its words, straight and curly apostrophes alike, and common contractions either way ("I'm" / "I am"), as
- * transcripts spell them both ways. Longer phrases first so a match takes the longest.
- */
-function phraseRegex(phrases: readonly string[], flags: string): RegExp {
-  const variants = phrases.flatMap((p) => {
-    const phrase = p.trim().replace(/\s+/g, ' ');
-    return [phrase, contract(phrase), expand(phrase)];
-  });
-  // Phrases grouped by the word edges they need, so each boundary assertion appears once per group: a
-  // lookbehind on \p{L} per alternative makes the regex many times slower to compile.
-  const groups = new Map<string, string[]>();
-  for (const phrase of [...new Set(variants)].sort((a, b) => b.length - a.length)) {
-    const head = STARTS_WITH_WORD.test(phrase) ? `(?<!${WORD_CLASS})` : '';
-    const tail = ENDS_WITH_WORD.test(phrase) ? `(?!${WORD_CLASS})` : '';
-    const body = phrase
-      .split(' ')
-      .map((word) =>
-        word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/['\u2018\u2019]/g, "['\u2018\u2019]"),
-      )
-      .join('\\s+');
-    const edges = `${head}\u0000${tail}`;
-    groups.set(edges, [...(groups.get(edges) ?? []), body]);
-  }
-  const alternatives = [...groups].map(([edges, bodies]) =>
-    edges.replace('\u0000', `(?:${bodies.join('|')})`),
-  );
-  return new RegExp(alternatives.join('|'), flags);
-}
-
-const CONTRACTIONS: [short: string, long: string][] = [
-  ["i'm", 'i am'],
-  ["i'd", 'i would'],
-  ["i'll", 'i will'],
-  ["i've", 'i have'],
-  ["we're", 'we are'],
-  ["we'll", 'we will'],
-  ["we've", 'we have'],
-  ["you're", 'you are'],
-  ["you'll", 'you will'],
-  ["you've", 'you have'],
-  ["they're", 'they are'],
-  ["it's", 'it is'],
-  ["that's", 'that is'],
-  ["there's", 'there is'],
-  ["what's", 'what is'],
-  ["how's", 'how is'],
-  ["let's", 'let us'],
-  ["don't", 'do not'],
-  ["doesn't", 'does not'],
-  ["didn't", 'did not'],
-  ["isn't", 'is not'],
-  ["aren't", 'are not'],
-  ["can't", 'cannot'],
-  ["won't", 'will not'],
-];
-const wordsPattern = (text: string): string => text.replace(/'/g, "['\u2018\u2019]").replace(/ /g, '\\s+');
-const SHORT_FORMS = CONTRACTIONS.map(
-  ([short, long]) => [new RegExp(`\\b${wordsPattern(short)}\\b`, 'giu'), long] as const,
-);
-const LONG_FORMS = CONTRACTIONS.map(
-  ([short, long]) => [new RegExp(`\\b${wordsPattern(long)}\\b`, 'giu'), short] as const,
-);
-
-function expand(phrase: string): string {
-  return SHORT_FORMS.reduce((text, [pattern, long]) => text.replace(pattern, long), phrase);
-}
-
-function contract(phrase: string): string {
-  return LONG_FORMS.reduce((text, [pattern, short]) => text.replace(pattern, short), phrase);
 }
 
 function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
@@ -347,20 +272,12 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
       rationale,
     });
 
-    if (item.callTypes && (input.callType === null || !item.callTypes.has(input.callType))) {
-      return na(
-        `Not applicable: only for ${[...item.callTypes].join(', ')} calls (this call: ${input.callType ?? 'unknown'}).`,
-      );
-    }
-    const when = criterion.applies_when;
-    if (item.customerGate && !tally.customerGateHit) {
-      return na(
-        `Not applicable: the customer did not mention ${listPhrases(when?.customer_mentions_any ?? [])}.`,
-      );
-    }
-    if (item.repGate && !tally.repGateHit) {
-      return na(`Not applicable: the rep did not mention ${listPhrases(when?.rep_mentions_any ?? [])}.`);
-    }
+    const notApplicable = notApplicableReason(
+      { callTypes: item.callTypes, customer: item.customerGate, rep: item.repGate },
+      criterion.applies_when,
+      { callType: input.callType, customerSaid: tally.customerGateHit, repSaid: tally.repGateHit },
+    );
+    if (notApplicable) return na(notApplicable);
 
     const check = item.check;
     switch (check.type) {
@@ -570,12 +487,6 @@ function normalisePhrase(said: string): string {
     .replace(/\s+/g, ' ')
     .replace(/[\u2018\u2019]/g, "'")
     .toLowerCase();
-}
-
-function listPhrases(phrases: readonly string[]): string {
-  const shown = phrases.slice(0, 5).map((p) => `"${p}"`);
-  const more = phrases.length > shown.length ? ` or ${phrases.length - shown.length} more` : '';
-  return `any of ${shown.join(', ')}${more}`;
 }
 
 function plural(n: number, noun: string): string {
