@@ -11,6 +11,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript files run on Node.
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+  },
+  {
     // Migrations take Kysely<any> by design (they must not depend on today's schema types); tests read
     // loosely-typed JSON responses.
     files: ['src/store/migrations/**', 'test/**', 'packages/*/test/**', 'eval/**', 'bench/**'],

@@ -3,43 +3,16 @@
  * rate limits raised) against a bare Fastify route that only parses the same body, measured in the same run.
  * Machines are noisy: read the ratios, not the absolute numbers.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { bodyTemplate, type BodyTemplate } from './transcripts.js';
+import { root, startServer, type BenchServer } from './server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KEY = 'svc_sk_bench_key_000000000000000000';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
-
-interface Server {
-  name: string;
-  url: string;
-  child: ChildProcess;
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
-
-async function startServer(name: string, command: string[], env: Record<string, string>, port: number): Promise<Server> {
-  const child = spawn(process.execPath, command, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child);
-  return { name, url, child };
-}
 
 /** Peak resident set size of a process so far (Linux VmHWM), in MB. */
 function peakRssMb(pid: number): number {
@@ -49,7 +22,7 @@ function peakRssMb(pid: number): number {
 }
 
 let counter = 0;
-async function load(server: Server, template: BodyTemplate, options: { connections: number; overallRate?: number }) {
+async function load(server: BenchServer, template: BodyTemplate, options: { connections: number; overallRate?: number }) {
   const result = await autocannon({
     url: `${server.url}/v1/calls`,
     method: 'POST',
@@ -97,8 +70,8 @@ async function main(): Promise<void> {
       for (const which of ['baseline', 'callscore'] as const) {
         const server =
           which === 'baseline'
-            ? await startServer('baseline', ['bench/baseline-server.mjs'], {}, 18_081)
-            : await startServer('callscore', ['bin/callscore.js', 'serve'], env, 18_080);
+            ? await startServer(['bench/baseline-server.mjs'], {}, 18_081)
+            : await startServer(['bin/callscore.js', 'serve'], env, 18_080);
         try {
           console.error(`  ${which}: finding the peak rate (${DURATION_S}s)…`);
           const peak = await load(server, template, { connections: 8 });
@@ -106,8 +79,7 @@ async function main(): Promise<void> {
           const half = await load(server, template, { connections: 8, overallRate: Math.max(1, Math.floor(peak.rps / 2)) });
           measured[which] = { peak, half, rss: peakRssMb(server.child.pid!) };
         } finally {
-          server.child.kill('SIGTERM');
-          await new Promise((r) => server.child.once('exit', r));
+          await server.stop();
         }
       }
       const b = measured.baseline!;

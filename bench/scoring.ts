@@ -10,12 +10,11 @@
  *
  * Machines are noisy: read the ratio, and the latencies against their targets.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/container.js';
 import type { Turn } from '../src/ingest/transcript.js';
@@ -27,8 +26,8 @@ import { parseWorkspace, seedWorkspace } from '../src/seed/workspace.js';
 import { insertCallIfAbsent, insertTranscript } from '../src/store/calls.repo.js';
 import { enqueueScoring } from '../src/store/jobs.repo.js';
 import { bodyTemplate } from './transcripts.js';
+import { percentile, root, startServer } from './server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KEY = 'svc_sk_bench_key_000000000000000000';
 const CALLS = Number(process.env.BENCH_SCORING_CALLS ?? 500);
 const RATE = Number(process.env.BENCH_E2E_RATE ?? 2);
@@ -60,10 +59,6 @@ function transcripts(count: number): { turns: Turn[]; repLabel: string }[] {
   });
 }
 
-function percentile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -193,24 +188,10 @@ async function throughput() {
   }
 }
 
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function endToEnd() {
-  if (!fs.existsSync(path.join(root, 'dist/main.js')))
-    throw new Error('dist/ is missing: run `npm run build` first');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-bench-e2e-'));
   const env = {
     DATA_DIR: dataDir,
@@ -220,7 +201,6 @@ async function endToEnd() {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_KEY: '100000000',
     RATE_LIMIT_PER_IP: '100000000',
-    PORT: String(PORT),
   };
   const workspaceFile = path.join(dataDir, 'workspace.json');
   fs.writeFileSync(workspaceFile, JSON.stringify(workspace().file));
@@ -229,15 +209,10 @@ async function endToEnd() {
     env: { ...process.env, ...env },
     stdio: 'ignore',
   });
-  const child = spawn(process.execPath, ['bin/callscore.js', 'serve'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${PORT}`;
+  const server = await startServer(['bin/callscore.js', 'serve'], env, PORT);
+  const url = server.url;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
   try {
-    await waitReady(url, child);
     // Give the worker thread time to open its store before the clock starts.
     await sleep(1_000);
     const template = bodyTemplate('typical');
@@ -303,8 +278,7 @@ async function endToEnd() {
       problems,
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
