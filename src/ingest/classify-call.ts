@@ -50,8 +50,8 @@ const FAMILIES: readonly Family[] = [
     pattern:
       "\\byou don't know me\\b|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b" +
       "|\\bbad time\\b|\\bthe reason (?:for my call|i'?m calling|i called)\\b|\\bi'll (?:keep it|be) (?:quick|brief|short)\\b|\\b(?:thirty|30) seconds\\b" +
-      "|\\bdo you have (?:a|one) (?:minute|moment|second)\\b|\\bwho (?:handles|is responsible for|looks after)\\b|\\bcame up because\\b" +
-      "|\\bi noticed (?:you|your)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\bwould you be (?:willing|interested)\\b",
+      '|\\bdo you have (?:a|one) (?:minute|moment|second)\\b|\\bwho (?:handles|is responsible for|looks after)\\b|\\bcame up because\\b' +
+      '|\\bi noticed (?:you|your)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\bwould you be (?:willing|interested)\\b',
   },
   // A pitch and an ask made to a stranger: weaker cold-call evidence that needs several occurrences to count.
   {
@@ -60,8 +60,8 @@ const FAMILIES: readonly Family[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      "\\bwould you (?:like to|consider|be open to)\\b|\\bmake (?:a|an) (?:big |real |huge )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b" +
-      "|\\bany amount\\b|\\bevery (?:little )?bit (?:helps|counts)\\b|\\bcan i (?:ask|tell) you (?:about|something)\\b|\\bdo you (?:ever|usually|often)\\b",
+      '\\bwould you (?:like to|consider|be open to)\\b|\\bmake (?:a|an) (?:big |real |huge )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b' +
+      '|\\bany amount\\b|\\bevery (?:little )?bit (?:helps|counts)\\b|\\bcan i (?:ask|tell) you (?:about|something)\\b|\\bdo you (?:ever|usually|often)\\b',
   },
   {
     type: 'cold_call',
@@ -79,10 +79,10 @@ const FAMILIES: readonly Family[] = [
     weight: 3,
     cap: 4,
     pattern:
-      "\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b" +
-      "|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bbooth\\b" +
+      '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b' +
+      '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bbooth\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\breferr(?:ed|al)\\b|\\bfree trial account\\b|\\bthanks for calling back\\b" +
-      "|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b",
+      '|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b',
   },
   // gatekeeper: someone screens the rep before the decision-maker.
   {
@@ -92,9 +92,9 @@ const FAMILIES: readonly Family[] = [
     cap: 5,
     pattern:
       "\\bwho(?:'s| is) calling\\b|\\bwho should i say\\b|\\b(?:may|can) i (?:ask|say) who\\b|\\bwhat (?:is|'s) (?:this|it) regarding\\b|\\bwhat company\\b" +
-      "|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b" +
+      '|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b' +
       "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
-      "|\\btake a message\\b|\\b(?:his|her) voicemail\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b|\\bpass it on\\b" +
+      '|\\btake a message\\b|\\b(?:his|her) voicemail\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b|\\bpass it on\\b' +
       "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwe get a lot of calls\\b",
   },
   {
@@ -104,8 +104,8 @@ const FAMILIES: readonly Family[] = [
     cap: 3,
     pattern:
       "\\bcould i (?:speak|talk) (?:with|to)\\b|\\bi'?m (?:trying to reach|looking for) (?:whoever|someone|the|[a-z]+ [a-z]+ in)\\b" +
-      "|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bleave a message\\b|\\bbetter time to reach\\b" +
-      "|\\bwhat was your name\\b",
+      '|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bleave a message\\b|\\bbetter time to reach\\b' +
+      '|\\bwhat was your name\\b',
   },
   // inbound_call: the customer called in.
   {
@@ -115,7 +115,7 @@ const FAMILIES: readonly Family[] = [
     cap: 3,
     pattern:
       "\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\byou've reached\\b" +
-      "|\\banything else i can (?:help|do)\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b|\\bthanks for calling us\\b",
+      '|\\banything else i can (?:help|do)\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b|\\bthanks for calling us\\b',
   },
   {
     type: 'inbound_call',
@@ -126,7 +126,7 @@ const FAMILIES: readonly Family[] = [
       "\\bi'?m calling (?:about|because|regarding|to (?:ask|check|see|find|cancel|return|report|change|get|add))\\b" +
       "|\\bi (?:need|want|would like|'d like) to (?:return|cancel|check|transfer|change|report|know|order|update)\\b" +
       '|\\bmy (?:order|card|invoice|bill|balance|refund|password|savings|checking)\\b|\\bwe got charged\\b|\\bis this the (?:sales|support)\\b' +
-      "|\\bi (?:saw|was looking at) your (?:ad|website|pricing)\\b|\\bi lost my\\b|\\bi (?:had|have) (?:a|some) questions?\\b",
+      '|\\bi (?:saw|was looking at) your (?:ad|website|pricing)\\b|\\bi lost my\\b|\\bi (?:had|have) (?:a|some) questions?\\b',
   },
   // discovery: the buyer's situation, pains, goals, process.
   {
@@ -137,8 +137,8 @@ const FAMILIES: readonly Family[] = [
     pattern:
       '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b|\\bhow (?:do|does|did) your\\b|\\bwhat (?:made|prompted) you\\b' +
       "|\\bwhat happens (?:after|when)\\b|\\bwho else\\b|\\bwhat would success look like\\b|\\bif you could (?:fix|change)\\b|\\bwhat(?:'s| is) the biggest\\b" +
-      "|\\bbiggest (?:risk|challenge|problem)\\b|\\bwhat did that cost\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track)\\b" +
-      "|\\bwhat (?:tools|systems?) do\\b|\\bhow many\\b|\\bwhere it hurts\\b|\\bunderstand how\\b|\\bon your roadmap\\b|\\bbudget set aside\\b|\\bwhat have you tried\\b",
+      '|\\bbiggest (?:risk|challenge|problem)\\b|\\bwhat did that cost\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track)\\b' +
+      '|\\bwhat (?:tools|systems?) do\\b|\\bhow many\\b|\\bwhere it hurts\\b|\\bunderstand how\\b|\\bon your roadmap\\b|\\bbudget set aside\\b|\\bwhat have you tried\\b',
   },
   {
     type: 'discovery',
@@ -179,10 +179,10 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 10,
     pattern:
-      "\\bdiscount\\b|\\bprice lock\\b|\\border form\\b|\\bcontract terms?\\b|\\bredlines?\\b|\\bliability\\b|\\bprocurement\\b|\\blegal team\\b" +
-      "|\\bsignature\\b|\\bsign (?:the agreement|before|it)\\b|\\bpayment terms\\b|\\bnet (?:thirty|forty-five|sixty|30|45|60)\\b|\\bpercent off\\b" +
+      '\\bdiscount\\b|\\bprice lock\\b|\\border form\\b|\\bcontract terms?\\b|\\bredlines?\\b|\\bliability\\b|\\bprocurement\\b|\\blegal team\\b' +
+      '|\\bsignature\\b|\\bsign (?:the agreement|before|it)\\b|\\bpayment terms\\b|\\bnet (?:thirty|forty-five|sixty|30|45|60)\\b|\\bpercent off\\b' +
       "|\\btwo-year term\\b|\\b(?:multi|two|three)-year\\b|\\broom on price\\b|\\bend of the (?:quarter|month)\\b|\\bwaive(?:d)?\\b|\\bthe number isn't\\b" +
-      "|\\bprice increase\\b|\\bcap of\\b|\\bauto-renewal\\b|\\bup front\\b|\\bi can meet you\\b|\\brenewal quote\\b|\\bper-seat price\\b",
+      '|\\bprice increase\\b|\\bcap of\\b|\\bauto-renewal\\b|\\bup front\\b|\\bi can meet you\\b|\\brenewal quote\\b|\\bper-seat price\\b',
   },
   // customer_success: an existing customer's onboarding, adoption, health, support.
   {
@@ -191,9 +191,9 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 8,
     pattern:
-      "\\bonboarding\\b|\\bkickoff\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b" +
-      "|\\bsupport tickets?\\b|\\btickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b" +
-      "|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\broadmap\\b|\\brolled (?:it )?out\\b",
+      '\\bonboarding\\b|\\bkickoff\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b' +
+      '|\\bsupport tickets?\\b|\\btickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b' +
+      '|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\broadmap\\b|\\brolled (?:it )?out\\b',
   },
   // cross_selling: an existing customer plus another product, tier or team.
   {
@@ -202,9 +202,66 @@ const FAMILIES: readonly Family[] = [
     weight: 2.5,
     cap: 6,
     pattern:
-      "\\badd-on\\b|\\bupgrade\\b|\\bnew module\\b|\\b[a-z]+ module\\b|\\bexpansion\\b|\\bexpand(?:ing)?\\b|\\bjust launched\\b|\\b(?:business|enterprise|higher) tier\\b" +
-      "|\\badding [a-z]+ seats\\b|\\bplugs (?:straight )?into\\b|\\bwhat you already have\\b|\\bexisting customer\\b|\\byour current (?:plan|contract|subscription|account)\\b" +
+      '\\badd-on\\b|\\bupgrade\\b|\\bnew module\\b|\\b[a-z]+ module\\b|\\bexpansion\\b|\\bexpand(?:ing)?\\b|\\bjust launched\\b|\\b(?:business|enterprise|higher) tier\\b' +
+      '|\\badding [a-z]+ seats\\b|\\bplugs (?:straight )?into\\b|\\bwhat you already have\\b|\\bexisting customer\\b|\\byour current (?:plan|contract|subscription|account)\\b' +
       '|\\bon top of your\\b|\\bco-term(?:ing)?\\b|\\bhit the (?:storage )?limit\\b|\\balign the dates\\b',
+  },
+  // ---- generic structural cues (who says what) ----
+  // An existing customer: the rep refers to their live use of the product.
+  {
+    type: 'customer_success',
+    by: 'rep',
+    weight: 2,
+    cap: 4,
+    pattern:
+      "\\byou(?:'ve| have) been using\\b|\\bsince you (?:launched|started|rolled out)\\b|\\byour (?:admins?|rollout|account team|usage|locations are|team is using)\\b|\\bcheck in (?:on|about) how\\b" +
+      '|\\bhow (?:things|it|the rollout|the team) (?:are|is) (?:going|landing)\\b',
+  },
+  {
+    type: 'customer_success',
+    by: 'other',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\bit (?:stopped|isn't|wasn't) (?:working|syncing)\\b|\\bthe (?:sync|integration) (?:failed|broke)\\b",
+  },
+  // A prospect joined by a known touchpoint.
+  {
+    type: 'warm_call',
+    by: 'rep',
+    weight: 2.5,
+    cap: 3,
+    pattern:
+      '\\bfollowing up (?:on|from)\\b|\\b(?:when|since) we (?:spoke|talked|met)\\b|\\blast time we (?:spoke|talked)\\b|\\byou mentioned\\b' +
+      '|\\b(?:your|a) (?:colleague|manager|boss|friend) (?:passed|gave|mentioned|suggested)\\b|\\bintroduced us\\b|\\bintroduction\\b',
+  },
+  // The decision-maker talked about in the third person, by the screen.
+  {
+    type: 'gatekeeper',
+    by: 'other',
+    weight: 2,
+    cap: 4,
+    pattern:
+      "\\b(?:he|she)(?:'s| is) (?:busy|unavailable|away|tied up|on a call|not here)\\b|\\b(?:his|her) (?:calendar|diary|assistant|email|schedule)\\b" +
+      "|\\b(?:i'll|let me) (?:see|check) if (?:he|she)\\b|\\b(?:he|she) (?:doesn't|does not|won't) (?:really )?(?:take|speak|talk)\\b|\\bone moment\\b",
+  },
+  // Evaluation: the buyer tries the product.
+  {
+    type: 'evaluation',
+    by: 'any',
+    weight: 1.5,
+    cap: 6,
+    pattern: '\\bsandbox\\b|\\bscenarios?\\b|\\btrial\\b|\\byour screen\\b',
+  },
+  // Negotiation: terms traded by the rep.
+  {
+    type: 'negotiation',
+    by: 'any',
+    weight: 1.5,
+    cap: 6,
+    pattern:
+      '\\bprice (?:freeze|rise|increase)\\b|\\bfreeze\\b|\\buplift\\b|\\bclause\\b|\\btermination\\b|\\bpayment schedule\\b|\\bannual (?:in advance|upfront)\\b' +
+      '|\\bper(?:cent| cent)\\b|\\bredline\\b|\\bin writing\\b|\\bterms?\\b',
   },
 ];
 

@@ -15,11 +15,20 @@ function relabel(turns: Turn[], map: Record<string, string>): Turn[] {
 
 const coldCall = dialogue([
   ['Speaker 1', 'Hello, accounts payable, this is Ruth.'],
-  ['Speaker 2', "Hi Ruth, this is Adam from Paylane. I know I'm calling out of the blue, do you have a minute?"],
+  [
+    'Speaker 2',
+    "Hi Ruth, this is Adam from Paylane. I know I'm calling out of the blue, do you have a minute?",
+  ],
   ['Speaker 1', "A minute. What's this about?"],
-  ['Speaker 2', 'The reason for my call is that we help finance teams approve invoices from their phone. How do you handle invoice approvals today?'],
+  [
+    'Speaker 2',
+    'The reason for my call is that we help finance teams approve invoices from their phone. How do you handle invoice approvals today?',
+  ],
   ['Speaker 1', "We're currently using email and a shared spreadsheet. My team hates it."],
-  ['Speaker 2', 'That is what most of our customers told us before switching. Would you be open to a short demo next week?'],
+  [
+    'Speaker 2',
+    'That is what most of our customers told us before switching. Would you be open to a short demo next week?',
+  ],
   ['Speaker 1', 'Maybe. How much does it cost? Send me some information first.'],
   ['Speaker 2', "It depends on volume. I'll send you a one-pager today and a calendar invite for Tuesday."],
 ]);
@@ -39,8 +48,14 @@ describe('inferRepSpeaker', () => {
       ['Maya', 'Hello, joining now.'],
       ['Kenji', "Hi, could I speak with Maya Ross please? It's Kenji from Shelfwise."],
       ['Front Desk', "Who's calling again? And what is this regarding? I'll put you through."],
-      ['Maya', "This is Maya. We're currently using a spreadsheet for stock counts and my team is stretched."],
-      ['Kenji', 'Thanks for taking my call. We help grocers count stock with a phone. How do you handle stock counts today, and who else would be involved?'],
+      [
+        'Maya',
+        "This is Maya. We're currently using a spreadsheet for stock counts and my team is stretched.",
+      ],
+      [
+        'Kenji',
+        'Thanks for taking my call. We help grocers count stock with a phone. How do you handle stock counts today, and who else would be involved?',
+      ],
       ['Maya', 'Our budget is tight. How much does it cost?'],
       ['Kenji', "It depends on stores. I'll send you a quote and a calendar invite for Thursday."],
     ]);
@@ -63,9 +78,15 @@ describe('inferRepSpeaker', () => {
   it('picks the agent in an inbound call where the caller speaks first', () => {
     const turns = dialogue([
       ['Lucas', "Hi, I'm calling about my invoice, I think we got charged twice."],
-      ['Ana', "I'm sorry about that, I can definitely help. Let me check your account. How can I help besides the refund?"],
+      [
+        'Ana',
+        "I'm sorry about that, I can definitely help. Let me check your account. How can I help besides the refund?",
+      ],
       ['Lucas', 'Just the refund. My account email is lucas at example dot com.'],
-      ['Ana', "I've issued the refund. Is there anything else I can help you with today? Thanks for calling."],
+      [
+        'Ana',
+        "I've issued the refund. Is there anything else I can help you with today? Thanks for calling.",
+      ],
     ]);
     expect(inferRepSpeaker(turns, none)?.label).toBe('Ana');
   });
@@ -73,7 +94,10 @@ describe('inferRepSpeaker', () => {
   it('picks the rep who leads over the sales engineer in a multi-party call', () => {
     const turns = dialogue([
       ['Grace', 'Hi everyone, sorry I am late.'],
-      ['Ivo', "No problem. I've brought Lena along, she's our solutions engineer. The plan for today is to understand your setup, and we'll leave ten minutes for next steps. Does that sound okay?"],
+      [
+        'Ivo',
+        "No problem. I've brought Lena along, she's our solutions engineer. The plan for today is to understand your setup, and we'll leave ten minutes for next steps. Does that sound okay?",
+      ],
       ['Grace', "Sure. We're currently using an old on-premise system and my team wants single sign-on."],
       ['Lena', 'Which identity provider are you on?'],
       ['Grace', 'Okta.'],
@@ -116,14 +140,20 @@ describe('inferRepSpeaker', () => {
 
   it('is invariant to relabelling and to the order in which speakers first appear', () => {
     const base = inferRepSpeaker(coldCall, none);
-    const swapped = inferRepSpeaker(relabel(coldCall, { 'Speaker 1': 'Speaker 2', 'Speaker 2': 'Speaker 1' }), none);
+    const swapped = inferRepSpeaker(
+      relabel(coldCall, { 'Speaker 1': 'Speaker 2', 'Speaker 2': 'Speaker 1' }),
+      none,
+    );
     expect(swapped?.label).toBe('Speaker 1');
     expect(swapped?.confidence).toBe(base?.confidence);
     const named = inferRepSpeaker(relabel(coldCall, { 'Speaker 1': 'Zoe', 'Speaker 2': 'Aaron' }), none);
     expect(named?.label).toBe('Aaron');
     // The rep now opens the call: the answer and its confidence do not change.
     const repFirst = inferRepSpeaker(coldCall.slice(1), none);
-    const repFirstRelabelled = inferRepSpeaker(relabel(coldCall.slice(1), { 'Speaker 1': 'B', 'Speaker 2': 'A' }), none);
+    const repFirstRelabelled = inferRepSpeaker(
+      relabel(coldCall.slice(1), { 'Speaker 1': 'B', 'Speaker 2': 'A' }),
+      none,
+    );
     expect(repFirst?.label).toBe('Speaker 2');
     expect(repFirstRelabelled?.label).toBe('A');
   });
@@ -136,6 +166,65 @@ describe('inferRepSpeaker', () => {
       ['Speaker 2', 'Okay.'],
     ]);
     expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('finds a rep who never names a company, from who asks about whom and who offers to act', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Okay, I think everyone who needs to be here is here.'],
+      ['Speaker 2', 'Great. How long does it take your team to approve a new vendor today, roughly?'],
+      ['Speaker 1', 'Three weeks. Our finance people check everything by hand, and my boss signs last.'],
+      ['Speaker 2', 'What goes wrong in those three weeks, and who else is involved besides finance?'],
+      ['Speaker 1', 'Legal, sometimes. Our current process loses documents.'],
+      [
+        'Speaker 2',
+        "Of course. I can set up a shared checklist for your team, and I'll send you an example this week.",
+      ],
+      ['Speaker 1', 'Please do.'],
+    ]);
+    const result = inferRepSpeaker(turns, none);
+    expect(result?.label).toBe('Speaker 2');
+    const relabelled = inferRepSpeaker(relabel(turns, { 'Speaker 1': 'Nadia', 'Speaker 2': 'Tom' }), none);
+    expect(relabelled?.label).toBe('Tom');
+    expect(relabelled?.confidence).toBe(result?.confidence);
+  });
+
+  it('picks the agent of an inbound call joined after the greeting', () => {
+    const turns = dialogue([
+      ['Caller', 'so our licence stopped working this morning and my whole office is locked out'],
+      [
+        'Agent',
+        "I'm sorry about that. I can see your renewal went through, so let me send you the new key now.",
+      ],
+      ['Caller', 'Got it, thanks. Our IT person is away.'],
+      ['Agent', "No problem, I'll walk you through it. Is there anything else I can help with?"],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Agent');
+  });
+
+  it('does not pick on pronoun and question balance alone', () => {
+    const turns = dialogue([
+      ['A', 'I had a long week. I moved flat and I am still unpacking.'],
+      ['B', 'How did your move go? Do you like your new place? Are you near your family?'],
+      ['A', 'I think so. I still need to buy a sofa.'],
+      ['B', 'Do you have a car to carry it? Would your brother help you?'],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('abstains when a rep and a sales engineer both carry the seller side', () => {
+    const turns = dialogue([
+      ['Client', 'Hi both.'],
+      [
+        'Ana',
+        "Thanks for joining. We help clinics automate intake, and our customers usually cut admin time in half. I'll send you a recap.",
+      ],
+      [
+        'Ben',
+        "We integrate with your scheduling system, and our platform can import your forms. I'll send you the integration guide.",
+      ],
+      ['Client', 'Our current forms are paper.'],
+    ]);
+    expect(inferRepSpeaker(turns, { excludedLabels: new Set(['Client']) })).toBeNull();
   });
 
   it('exposes an async adapter for the speaker ladder port', async () => {

@@ -57,7 +57,7 @@ const FAMILIES: readonly CueFamily[] = [
       "\\bthe reason (?:for (?:my|the) call|i'?m calling|i called|i'?m reaching out|i reached out)\\b" +
       "|\\bi'?m (?:just )?(?:reaching out|calling) (?:because|to (?:follow up|see|introduce|check in|let you know))" +
       "|\\byou don't know me\\b|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
-      "|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b",
+      '|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b',
   },
   {
     name: 'warm_reference',
@@ -65,10 +65,10 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 2,
     pattern:
-      "\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b" +
-      "|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b" +
+      '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b' +
+      '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\bi wanted to (?:follow up|check in)\\b" +
-      "|\\bthanks for (?:attending|downloading|signing up)\\b",
+      '|\\bthanks for (?:attending|downloading|signing up)\\b',
   },
   {
     name: 'pitch',
@@ -76,12 +76,12 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 5,
     pattern:
-      "\\bour (?:platform|solution|product|software|tool|app|pricing|plans?|module|add-on|integration|connector|agent|" +
+      '\\bour (?:platform|solution|product|software|tool|app|pricing|plans?|module|add-on|integration|connector|agent|' +
       'native|certified|standard|default|support team|legal team|team can|customers (?:usually|typically|see|tell|like))\\b' +
       '|\\bwe (?:help|offer|provide|work with|specialize|support|integrate|sit on|handle|ship|put|make it|fix|have a (?:native|certified|[a-z]+ region))\\b' +
-      "|\\b(?:customers|companies|teams|clients) like (?:you|yours)\\b|\\bcompanies your size\\b|\\bmost of our (?:clients|customers)\\b" +
+      '|\\b(?:customers|companies|teams|clients) like (?:you|yours)\\b|\\bcompanies your size\\b|\\bmost of our (?:clients|customers)\\b' +
       "|\\bthat's (?:exactly )?(?:the (?:exact )?problem|what) (?:we|the [a-z-]+) (?:fix|solve|do)|\\bwe(?:'ve| have) helped\\b" +
-      "|\\b(?:a lot of|many) (?:our )?(?:customers|clients) (?:use|tell|ask|have)\\b|\\bwe hear that a lot\\b",
+      '|\\b(?:a lot of|many) (?:our )?(?:customers|clients) (?:use|tell|ask|have)\\b|\\bwe hear that a lot\\b',
   },
   {
     name: 'agenda',
@@ -89,7 +89,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bagenda\\b|\\b(?:my|our) (?:goal|aim|plan) (?:for today|today)\\b|\\bthe (?:plan|goal|aim) (?:for today|today) is\\b" +
+      '\\bagenda\\b|\\b(?:my|our) (?:goal|aim|plan) (?:for today|today)\\b|\\bthe (?:plan|goal|aim) (?:for today|today) is\\b' +
       "|\\btoday is (?:about|our)\\b|\\bwhat i'?d like to (?:cover|do)\\b|\\bi'?d like to (?:spend|go through|go over|cover|understand|learn)\\b" +
       "|\\bbefore we (?:dive|get) in\\b|\\bi've got us for\\b|\\bkeep an eye on (?:the )?time\\b|\\bso we're on the same page\\b" +
       "|\\bquarterly business review\\b|\\bwe'll (?:save|leave) (?:the last )?[a-z]+ minutes\\b",
@@ -102,10 +102,10 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b|\\bhow (?:do|does|did) your\\b|\\bwhat (?:does|do) your\\b' +
       "|\\bwhat(?:'s| is) your (?:biggest|main)\\b|\\bwhat (?:made|prompted) you\\b|\\bwhat happens (?:after|when)\\b" +
-      "|\\bwho else (?:besides|would|will|is)\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track|currently)\\b" +
-      "|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat got in the way\\b|\\bif you could (?:fix|change)\\b" +
+      '|\\bwho else (?:besides|would|will|is)\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track|currently)\\b' +
+      '|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat got in the way\\b|\\bif you could (?:fix|change)\\b' +
       "|\\bout of (?:interest|curiosity)\\b|\\bif you don't mind me asking\\b|\\bwhat are you (?:using|doing)\\b" +
-      "|\\bhow many (?:people|users|agents|employees|seats|staff|locations)\\b|\\bwhich [a-z]+ are you (?:on|using)\\b",
+      '|\\bhow many (?:people|users|agents|employees|seats|staff|locations)\\b|\\bwhich [a-z]+ are you (?:on|using)\\b',
   },
   {
     name: 'next_steps',
@@ -115,9 +115,9 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bi'll (?:send|email) (?:you |over |both )?(?:a |an |the |some |two |our )?(?:calendar |revised |clean )?" +
       '(?:invites?|recap|summary|quote|proposal|order form|contract|comparison|one-pager|trial|link|agreement|options|times|version|case study)\\b' +
-      "|\\bnext steps?\\b|\\b(?:calendar )?invite\\b|\\b(?:set|book) up (?:a |an |some )?(?:time|call|meeting|demo|session)\\b" +
+      '|\\bnext steps?\\b|\\b(?:calendar )?invite\\b|\\b(?:set|book) up (?:a |an |some )?(?:time|call|meeting|demo|session)\\b' +
       "|\\bshall we (?:book|set|schedule)\\b|\\bcould we (?:meet|look at times|schedule)\\b|\\bi'll (?:follow up|check in|reach out)\\b" +
-      "|\\b(?:a few|a couple of|some) (?:times|options)\\b|\\bout for signature\\b",
+      '|\\b(?:a few|a couple of|some) (?:times|options)\\b|\\bout for signature\\b',
   },
   {
     name: 'commercial',
@@ -126,7 +126,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 4,
     pattern:
       '\\bi can (?:offer|do|bring|give|cut|meet|agree|hold|include|prorate|go|switch|take)\\b|\\bwe can (?:offer|go|change|include|raise)\\b' +
-      "|\\bper[- ](?:seat|user|provider|sender)\\b|\\blist price\\b|\\bprice lock\\b|\\border form\\b|\\bprorat|\\bco-term" +
+      '|\\bper[- ](?:seat|user|provider|sender)\\b|\\blist price\\b|\\bprice lock\\b|\\border form\\b|\\bprorat|\\bco-term' +
       '|\\bthe standard is\\b|\\bis included (?:on|in)\\b|\\bit depends on\\b',
   },
   {
@@ -145,9 +145,9 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      "\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part)\\b" +
-      "|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b|\\bevery (?:little )?bit (?:helps|counts)\\b" +
-      "|\\bany amount\\b|\\bdo you (?:ever|usually|often|currently)\\b",
+      '\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part)\\b' +
+      '|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b|\\bevery (?:little )?bit (?:helps|counts)\\b' +
+      '|\\bany amount\\b|\\bdo you (?:ever|usually|often|currently)\\b',
   },
   {
     name: 'describes_offering',
@@ -155,7 +155,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1,
     cap: 5,
     pattern:
-      "\\b(?:it|they|this|which|that) (?:helps?|provides?|allows?|lets|gives|offers?|supports?|builds?|funds?|focuses|automates|handles|includes)\\b",
+      '\\b(?:it|they|this|which|that) (?:helps?|provides?|allows?|lets|gives|offers?|supports?|builds?|funds?|focuses|automates|handles|includes)\\b',
   },
   {
     name: 'service',
@@ -163,9 +163,9 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2,
     cap: 3,
     pattern:
-      "\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\bhappy to help\\b" +
+      '\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\bhappy to help\\b' +
       "|\\bi can (?:definitely )?(?:help|look into)\\b|\\blet me (?:check (?:that|on that|your|for you)|pull (?:that|it|up))\\b|\\bmy pleasure\\b|\\bi'm sorry (?:about|for) (?:that|the)\\b" +
-      "|\\b(?:is there )?anything else i can help\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b",
+      '|\\b(?:is there )?anything else i can help\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b',
   },
   {
     name: 'gatekeeper_navigation',
@@ -174,7 +174,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\bcould i (?:speak|talk) (?:with|to)\\b|\\bi'?m (?:trying to reach|looking for) (?:whoever|someone|the|[a-z]+ [a-z]+ in)\\b" +
-      "|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bcould i leave a message\\b|\\bcan you (?:connect|put) me\\b",
+      '|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bcould i leave a message\\b|\\bcan you (?:connect|put) me\\b',
   },
   {
     name: 'leads_team',
@@ -196,7 +196,7 @@ const FAMILIES: readonly CueFamily[] = [
       "\\bwe(?:'re| are) (?:currently |still |already )?(?:using|on)\\b|\\bwe currently\\b|\\bright now we\\b|\\bat the moment we\\b" +
       "|\\bour current\\b|\\bwe've been (?:on|using)\\b|\\bwe just (?:renewed|went through|signed)\\b|\\bwe already have\\b" +
       '|\\bmy team\\b|\\bour (?:budget|manager|cfo|ceo|vp|boss|it team|team is)\\b|\\bmy (?:boss|manager|vp|cfo|controller)\\b' +
-      '|\\bwe (?:use|have) (?:a|an|two|three|about|around)\\b|\\bwe budgeted\\b|\\bwe can\'t\\b',
+      "|\\bwe (?:use|have) (?:a|an|two|three|about|around)\\b|\\bwe budgeted\\b|\\bwe can't\\b",
   },
   {
     name: 'evaluating',
@@ -223,7 +223,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\btoo expensive\\b|\\bnot interested\\b|\\bnot a priority\\b|\\bno budget\\b|\\bhard to take to\\b|\\bwe're all set\\b" +
-      "|\\bbad time\\b|\\bnot a good time\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|an?|your|the|something)\\b" +
+      '|\\bbad time\\b|\\bnot a good time\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|an?|your|the|something)\\b' +
       "|\\bi'?d (?:have|need) to (?:check|ask|talk|get)\\b|\\blet me take (?:that|it) back\\b|\\bi'll take it to\\b|\\bi'll (?:look at|keep) it\\b",
   },
   {
@@ -233,9 +233,9 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 4,
     pattern:
       "\\bwho(?:'s| is) (?:calling|this)\\b|\\bwho should i say\\b|\\b(?:may|can) i (?:ask|say) who\\b|\\bwhat (?:is|'s) (?:this|it) (?:regarding|about)\\b" +
-      "|\\bwhat company\\b|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b" +
+      '|\\bwhat company\\b|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b' +
       "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
-      "|\\btake a message\\b|\\b(?:would|do) you (?:like|want) (?:to leave|(?:his|her) voicemail)\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b" +
+      '|\\btake a message\\b|\\b(?:would|do) you (?:like|want) (?:to leave|(?:his|her) voicemail)\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b' +
       "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bis it a sales call\\b|\\bwe get a lot of calls\\b|\\bi'll pass it on\\b",
   },
   {
@@ -247,7 +247,7 @@ const FAMILIES: readonly CueFamily[] = [
       "\\bi'?m calling (?:about|because|regarding|to (?:ask|check|see|find|cancel|return|report|change|get|add))\\b" +
       "|\\bi (?:need|want|would like|'d like) to (?:return|cancel|check|transfer|change|report|know|order|update)\\b" +
       '|\\bmy (?:account|order|card|invoice|bill|balance|refund|password|subscription|savings|checking)\\b|\\bour (?:invoice|bill)\\b' +
-      "|\\bwe got charged\\b|\\bi (?:got|saw) (?:a voicemail|your (?:ad|email|note))\\b|\\bi lost my\\b|\\bis this the (?:sales|support)\\b" +
+      '|\\bwe got charged\\b|\\bi (?:got|saw) (?:a voicemail|your (?:ad|email|note))\\b|\\bi lost my\\b|\\bis this the (?:sales|support)\\b' +
       '|\\bit worked fine\\b|\\bi (?:had|have) (?:a|some) questions?\\b',
   },
   {
@@ -265,31 +265,202 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      "\\bhow does (?:it|that|this|the [a-z]+) (?:work|compare|differ)\\b|\\bwhat (?:exactly )?does (?:it|that|the [a-z]+) do\\b" +
+      '\\bhow does (?:it|that|this|the [a-z]+) (?:work|compare|differ)\\b|\\bwhat (?:exactly )?does (?:it|that|the [a-z]+) do\\b' +
       '|\\bcan (?:we|i|our [a-z]+) (?:export|import|try|integrate)\\b|\\bwould we need\\b|\\bdo we need\\b|\\bhow many [a-z]+ would we\\b',
+  },
+  // ---- generic templates from sales methodology (openers, SPIN discovery, value, objections, next steps) ----
+  {
+    name: 'permission_opener',
+    side: 'seller',
+    weight: 2,
+    cap: 2,
+    pattern:
+      '\\b(?:do|have) you (?:have|got) (?:a |two |a few |a couple of )?(?:minutes?|moments?|seconds?)\\b|\\bis (?:now|this) (?:a )?(?:good|bad|ok|okay) time\\b' +
+      '|\\bthanks for (?:making (?:the )?time|taking the time|your time today)\\b',
+  },
+  {
+    name: 'social_proof',
+    side: 'seller',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      '\\bwe work with (?:a lot of|lots of|many|other|several|companies|teams|firms|businesses)\\b|\\b(?:other|similar) (?:customers|clients|companies|teams|firms) (?:have|see|saw|tell|told|found|use)\\b' +
+      '|\\bour (?:customers|clients)\\b|\\bcase stud(?:y|ies)\\b|\\b(?:customers|clients) typically\\b|\\btypically (?:see|save|cut|get)\\b',
+  },
+  {
+    name: 'objection_handling',
+    side: 'seller',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\b(?:i|totally|completely|i completely|i totally) (?:understand|get (?:it|that))\\b|\\bi hear you\\b|\\bthat's (?:a )?(?:fair|totally fair|reasonable)(?: (?:point|question|concern))?\\b" +
+      "|\\bthat's (?:a )?(?:common|normal) (?:concern|question|one)\\b",
+  },
+  {
+    name: 'spin_question',
+    side: 'seller',
+    weight: 1.25,
+    cap: 6,
+    pattern:
+      '\\bhow (?:long|often|much time) (?:do|does|did|has|have|is|are) (?:you|your)\\b|\\bhow many [a-z]+ (?:do|are|did) you\\b|\\b(?:can|could) you (?:tell|walk|give) me\\b' +
+      "|\\bwhat(?:'s| is) (?:the|your) (?:timeline|timeframe|budget|process|priority|decision)\\b|\\bwho (?:else )?(?:is|would be|will be) involved\\b" +
+      "|\\bwhat would (?:it|that) (?:mean|look like) (?:for|to) you\\b|\\bwhat's (?:driving|behind) (?:that|this|the)\\b|\\bwhy now\\b" +
+      '|\\bwhat (?:tools?|systems?|software|process) (?:are|do) you\\b|\\bhow (?:are|do) you (?:doing|dealing with|handle|handling) (?:that|it|this)\\b' +
+      "|\\b(?:talk|take) me through\\b|\\bwhat (?:goes|went|tends to go) wrong\\b|\\bhow long does (?:the|that|it|this)\\b|\\bi'll ask (?:a lot of|some|a few) questions\\b" +
+      '|\\b(?:summari[sz]e|recap) what i (?:heard|learned)\\b|\\b(?:sit|rank|fit) in your (?:priorities|plans|roadmap)\\b|\\bget a (?:picture|sense|feel) (?:of|for)\\b',
+  },
+  {
+    name: 'proposes_next_step',
+    side: 'seller',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\bi'll (?:send|email|share) (?:you|over|across)\\b|\\b(?:does|would) [a-z]+(?: at [a-z0-9:]+)? work for you\\b|\\bhow does [a-z]+ (?:look|sound) for you\\b" +
+      "|\\bfollow[- ]up (?:call|meeting|session)\\b|\\bi'll (?:set|book|schedule) (?:up )?(?:a|the|some|time)\\b",
+  },
+  {
+    name: 'seller_pricing',
+    side: 'seller',
+    weight: 1.25,
+    cap: 3,
+    pattern: '\\bper (?:user|seat|month|year|licen[cs]e)\\b|\\b(?:starts|comes in|priced) at\\b',
+  },
+  {
+    name: 'agent_action',
+    side: 'seller',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\bcan i (?:get|have|take) (?:your|the) (?:name|email|account|order|postcode|zip|phone|details)\\b|\\bi've (?:gone ahead|added|updated|applied|set (?:it|that|you) up)\\b" +
+      "|\\bi can see (?:you(?:'re| are)|your|that your)\\b",
+  },
+  {
+    name: 'introduces_colleague',
+    side: 'seller',
+    weight: 2,
+    cap: 2,
+    pattern:
+      "\\b(?:my|our) colleague\\b|(?:\\bis|'s) (?:our|one of our) [a-z]+ (?:engineer|architect|specialist|consultant|lead)\\b",
+  },
+  {
+    name: 'pain_statement',
+    side: 'buyer',
+    weight: 1.25,
+    cap: 4,
+    pattern:
+      "\\b(?:it's|it is|that's) (?:a )?(?:real )?(?:pain|nightmare|mess|headache|struggle)\\b|\\bwe (?:struggle|waste|lose)\\b|\\btakes (?:us|me|forever|ages)\\b" +
+      '|\\bwe (?:currently|still|mostly|basically) [a-z]+\\b|\\b(?:right now|today|at the moment|currently),? (?:we|our|everything)\\b|\\bour (?:staff|people|process|setup|stack|workflow|spreadsheets?|employees)\\b',
+  },
+  {
+    name: 'needs_approval',
+    side: 'buyer',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\bi (?:need|have|'d need|'d have|would need|would have) to (?:run|check|talk|ask|get|speak|loop)\\b|\\b(?:run|check) (?:it|this|that) (?:by|with|past)\\b|\\bget (?:sign-off|approval|buy-in)\\b",
+  },
+  {
+    name: 'asks_vendor',
+    side: 'buyer',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      '\\b(?:can|could|would) you (?:send|email|share|put|include|match|waive|extend|lower|drop|come down|do better)\\b|\\bsend (?:me|us)\\b' +
+      '|\\b(?:does|can|will|would) (?:it|this|that|your (?:product|platform|tool|app|software|system)) (?:work|integrate|support|handle|connect|sync|let|allow|export|import|scale|include)\\b' +
+      '|\\bdo you (?:support|integrate|offer|have (?:an? )?(?:api|integration|trial|discount|option))\\b|\\bis (?:there|it) (?:an? )?(?:trial|discount|minimum|setup fee)\\b' +
+      '|\\bwhat (?:about|if) (?:we|our)\\b|\\bhow much (?:does|is|would|will|do you)\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
+  },
+  {
+    name: 'screening_generic',
+    side: 'buyer',
+    weight: 3,
+    cap: 3,
+    pattern:
+      "\\bwhat(?:'s| is) (?:this|it|the call) (?:in reference to|concerning)\\b|\\bwho(?:'s| is) speaking\\b|\\bwhat company (?:are you|is this)\\b" +
+      "|\\b(?:he|she)(?:'s| is) (?:busy|unavailable|away|tied up|on a call|not here)\\b|\\bi(?:'ll| will) (?:let|tell) (?:him|her) you called\\b" +
+      "|\\bnot (?:taking|accepting) (?:calls|sales calls|vendor calls)\\b|\\bi'll (?:see|check) if (?:he|she)(?:'s| is)\\b",
+  },
+  {
+    name: 'inbound_need',
+    side: 'buyer',
+    weight: 2,
+    cap: 2,
+    pattern:
+      "\\bi(?:'m| am) (?:ringing|phoning) (?:about|because|regarding|to)\\b|\\b(?:i|we) (?:need|want|would like|'d like) (?:a|some) (?:quote|price|demo|help|information|info)\\b" +
+      "|\\bwe(?:'re| are) (?:an? )?(?:existing|current) customer\\b|\\bwe(?:'re| are) already (?:a )?customers?\\b",
+  },
+  {
+    // Service and concession offers in the first person: "I can set that up", "let me resend it to you".
+    name: 'offers_action',
+    side: 'seller',
+    weight: 1,
+    cap: 4,
+    pattern:
+      '\\bi can (?!not\\b|do (?:monday|tuesday|wednesday|thursday|friday|that day|then)\\b)(?:also |definitely |certainly )?[a-z]+\\b' +
+      "|\\b(?:i'll|i will|let me) (?:also )?(?:send|email|walk|show|set|resend|add|update|share|get|put|book|arrange|extend|write|prepare|pull) (?:[a-z']+ ){0,3}?(?:you|your)\\b",
+  },
+  {
+    name: 'affirming',
+    side: 'seller',
+    weight: 1,
+    cap: 3,
+    pattern:
+      '\\b(?:glad|great|lovely|good|nice) to hear\\b|\\bof course\\b|\\babsolutely\\b|\\bgreat question\\b|\\bhappy to\\b|\\bwhat we can do\\b',
+  },
+  {
+    // The seller's side as a capable actor ("we can", "we'll", "we could"), not the buyer's "can we", "we can't".
+    name: 'we_can',
+    side: 'seller',
+    weight: 0.75,
+    cap: 4,
+    pattern: "\\bwe (?:can|could|will|'ll)(?!'t| not)\\b|\\bwe'll\\b",
+  },
+  {
+    // The buyer describes their own organisation and its people, tools and problems.
+    name: 'own_org',
+    side: 'buyer',
+    weight: 0.75,
+    cap: 6,
+    pattern:
+      '\\b(?:our|my) (?:current|old|existing|own|biggest|main|office|team|staff|people|it|hr|finance|board|boss|manager|director|clinic|clinics|sites?|stores?|customers|users|system|tool|process|data)\\b' +
+      '|\\bwe (?:see|saw|tried|lost|hired|paid|had|spend|spent|pay|get|got|did|need|needed|want|wanted)\\b',
   },
 ];
 
 // One combined pattern with one capture group per family: a single scan per speaker finds every cue.
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 const PRONOUNS = /\b(you|your|yours|yourself|i|me|my|mine|myself)\b/g;
+/** Possessives: the seller talks about "your" business, the buyer about "our"/"my" own. */
+const POSSESSIVES = /\b(your|yours|our|ours|my)\b/g;
 const WORD = /[a-z0-9']+/g;
 const INTERROGATIVE_START =
   /^(?:could|can|would|will|do|did|are|have|were|should|is there|how|what|which|when|where|who|why)\b/;
 const ADDRESSES_YOU = /\byou(?:r|rs|rself)?\b/;
+/** First-person words that put the asker's own side into a question ("can we…", "what about our…", "send me…"). */
+const OWN_SIDE = /\b(?:we|our|ours|us|my|me|mine)\b/;
+/** Questions about the offering itself, typically asked by the buyer. */
+const ABOUT_OFFERING =
+  /^(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this)|what about)\b/;
 
-/** Minimum net seller-side evidence of the pick. */
-const MIN_NET = 3;
+/** Minimum net seller-side evidence of the pick (the others may be clearly buyer-side, which the lead captures). */
+const MIN_NET = 1;
 /** Minimum lead of the pick over the best other candidate. */
 const MIN_MARGIN = 3;
+/** Minimum of own evidence plus lead: weak evidence needs a large lead, a small lead strong evidence. */
+const MIN_TOTAL = 6.5;
+const CONFIDENCE_SCALE = 2.5;
+/** Minimum seller-minus-buyer cue points of the pick. */
+const MIN_CUE_NET = 2;
 /** The runner-up looks seller-side too and is within this fraction of the pick: abstain. */
 const CLOSE_SELLER_RATIO = 0.6;
-/** Below this confidence, abstain. */
-const MIN_CONFIDENCE = 0.45;
 
 const YOU_QUESTION_WEIGHT = 0.75;
 const YOU_QUESTION_CAP = 6;
+/** Questions about the asker's own side or about the offering (buyer-side), per occurrence. */
+const OWN_QUESTION_WEIGHT = 0.5;
+const OWN_QUESTION_CAP = 6;
 const ADDRESS_WEIGHT = 4;
+const POSSESSIVE_WEIGHT = 3;
 /** Words of a speaker needed before the pronoun balance counts fully. */
 const ADDRESS_FULL_EVIDENCE_WORDS = 80;
 
@@ -300,6 +471,9 @@ interface SpeakerEvidence {
   you: number;
   self: number;
   youQuestions: number;
+  ownQuestions: number;
+  yourPoss: number;
+  ownPoss: number;
   seller: number;
   buyer: number;
   lexical: number;
@@ -323,6 +497,9 @@ function collectEvidence(label: string, texts: readonly string[]): SpeakerEviden
   let you = 0;
   let self = 0;
   let youQuestions = 0;
+  let ownQuestions = 0;
+  let yourPoss = 0;
+  let ownPoss = 0;
   for (const raw of texts) {
     const text = normalize(raw);
     COMBINED.lastIndex = 0;
@@ -341,6 +518,11 @@ function collectEvidence(label: string, texts: readonly string[]): SpeakerEviden
       if (m[1]!.startsWith('y')) you++;
       else self++;
     }
+    POSSESSIVES.lastIndex = 0;
+    for (let m = POSSESSIVES.exec(text); m !== null; m = POSSESSIVES.exec(text)) {
+      if (m[1]!.startsWith('y')) yourPoss++;
+      else ownPoss++;
+    }
     // Questions aimed at the other side: "?"-terminated, or interrogative openings in unpunctuated ASR text.
     let start = 0;
     for (let i = 0; i <= text.length; i++) {
@@ -348,7 +530,12 @@ function collectEvidence(label: string, texts: readonly string[]): SpeakerEviden
       if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
         if (i > start) {
           const sentence = text.slice(start, i).trim();
-          if ((ch === '?' || INTERROGATIVE_START.test(sentence)) && ADDRESSES_YOU.test(sentence)) youQuestions++;
+          if (ch === '?' || INTERROGATIVE_START.test(sentence)) {
+            // "How do you handle…?" asks about the other side (seller); "can we…?", "does it…?" about one's own
+            // side or the offering (buyer).
+            if (OWN_SIDE.test(sentence) || ABOUT_OFFERING.test(sentence)) ownQuestions++;
+            else if (ADDRESSES_YOU.test(sentence)) youQuestions++;
+          }
         }
         start = i + 1;
       }
@@ -362,10 +549,27 @@ function collectEvidence(label: string, texts: readonly string[]): SpeakerEviden
     else buyer += points;
   });
   const balance = (you - self) / (you + self + 2);
+  const possessive = (yourPoss - ownPoss) / (yourPoss + ownPoss + 2);
   const lexical =
-    Math.min(youQuestions, YOU_QUESTION_CAP) * YOU_QUESTION_WEIGHT +
-    ADDRESS_WEIGHT * balance * Math.min(1, words / ADDRESS_FULL_EVIDENCE_WORDS);
-  return { label, cues, words, you, self, youQuestions, seller, buyer, lexical, net: seller - buyer + lexical };
+    Math.min(youQuestions, YOU_QUESTION_CAP) * YOU_QUESTION_WEIGHT -
+    Math.min(ownQuestions, OWN_QUESTION_CAP) * OWN_QUESTION_WEIGHT +
+    (ADDRESS_WEIGHT * balance + POSSESSIVE_WEIGHT * possessive) *
+      Math.min(1, words / ADDRESS_FULL_EVIDENCE_WORDS);
+  return {
+    label,
+    cues,
+    words,
+    you,
+    self,
+    youQuestions,
+    ownQuestions,
+    yourPoss,
+    ownPoss,
+    seller,
+    buyer,
+    lexical,
+    net: seller - buyer + lexical,
+  };
 }
 
 function round(n: number): number {
@@ -384,6 +588,9 @@ function describe(e: SpeakerEvidence): Record<string, unknown> {
     buyer: round(e.buyer),
     lexical: round(e.lexical),
     you_questions: e.youQuestions,
+    own_questions: e.ownQuestions,
+    your_possessive: e.yourPoss,
+    own_possessive: e.ownPoss,
     you: e.you,
     first_person: e.self,
     cues,
@@ -414,16 +621,20 @@ export function inferRepSpeaker(
   // Two seller-side voices close together (rep and sales engineer): the dialogue cannot tell them apart.
   const closeSeller =
     runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.net >= CLOSE_SELLER_RATIO * best.net;
-  const confidence = round(
-    Math.max(0, Math.min(1, (1 - Math.exp(-margin / 6)) * Math.min(1, best.net / (2 * MIN_NET)) * 1.4)),
-  );
+  // Calibrated on the development sets: a total (own evidence + lead) at MIN_TOTAL is roughly a coin flip between
+  // "clearly the rep" and "not decidable"; each further CONFIDENCE_SCALE points halves the remaining doubt.
+  const confidence = round(1 / (1 + Math.exp(-(best.net + margin - MIN_TOTAL + 1) / CONFIDENCE_SCALE)));
   const signals: Record<string, unknown> = {
     method: 'heuristic',
     margin: round(margin),
     winner: describe(best),
     runner_up: runnerUp === null ? null : describe(runnerUp),
   };
-  if (best.net < MIN_NET || margin < MIN_MARGIN || closeSeller || confidence < MIN_CONFIDENCE) return null;
+  // The pronoun and question-direction signals support a pick but never make one alone: the pick needs net
+  // seller-side cue evidence (small talk full of "and you?" questions is not selling).
+  const cueBacked = best.seller - best.buyer >= MIN_CUE_NET;
+  if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || closeSeller || !cueBacked)
+    return null;
   return { label: best.label, confidence, signals };
 }
 
