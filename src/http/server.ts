@@ -117,6 +117,6 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(uploadRoutes, { store: deps.store, recordings: deps.recordings, secret: deps.uploadSecret });
-  await app.register(webRoutes, { config: deps.config, store: deps.store });
+  await app.register(webRoutes, { config: deps.config, store: deps.store, recordings: deps.recordings });
   return app;
 }

@@ -21,6 +21,7 @@ import * as scoring from './migrations/2026-11-24-scoring.js';
 import * as web from './migrations/2026-11-25-web.js';
 import * as admin from './migrations/2026-11-26-admin.js';
 import * as coaching from './migrations/2026-11-27-coaching.js';
+import * as dashboard from './migrations/2026-11-28-dashboard.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -105,6 +106,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-web': web,
   '2026-11-26-admin': admin,
   '2026-11-27-coaching': coaching,
+  '2026-11-28-dashboard': dashboard,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -191,6 +191,10 @@ export interface Database {
   score_results: ScoreResultsTable;
   scoring_fairness: ScoringFairnessTable;
   sessions: SessionsTable;
+  call_comments: CallCommentsTable;
+  criterion_overrides: CriterionOverridesTable;
+  call_actions: CallActionsTable;
+  user_tokens: UserTokensTable;
 }
 
 /** A signed-in browser (web application). The cookie holds a random token; only its SHA-256 is stored. */
@@ -246,3 +250,52 @@ export type CallUpdate = Updateable<CallsTable>;
 export type ScoringJob = Selectable<ScoringJobsTable>;
 export type Recording = Selectable<RecordingsTable>;
 export type ScoreResultRow = Selectable<ScoreResultsTable>;
+
+/** A coaching note on a call (turn_index null) or on one of its turns. */
+export interface CallCommentsTable {
+  id: string;
+  call_id: string;
+  account_id: string;
+  author_user_id: string;
+  turn_index: number | null;
+  body: string;
+  created_at: string;
+}
+
+/** A manager's score for one criterion of one result, with a comment; the AI's score stays in score_results. */
+export interface CriterionOverridesTable {
+  id: string;
+  call_id: string;
+  result_id: string;
+  criterion_key: string;
+  /** 0..1 */
+  score: number;
+  comment: string;
+  author_user_id: string;
+  created_at: string;
+}
+
+/** Audit trail of managers' actions on a call: reassign | rerun | speaker (detail is JSON). */
+export interface CallActionsTable {
+  id: string;
+  call_id: string;
+  account_id: string;
+  user_id: string;
+  kind: string;
+  detail: string;
+  created_at: string;
+}
+
+/** A one-time link for an invitation (7 days) or a password reset (1 hour); only the token's SHA-256 is stored. */
+export interface UserTokensTable {
+  /** Hex SHA-256 of the link's random token. */
+  id: string;
+  account_id: string;
+  user_id: string;
+  /** invitation | password_reset */
+  purpose: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}

@@ -91,6 +91,67 @@ td .sub { display: block; }
 .badge { display: inline-block; font-size: 0.75rem; font-weight: 700; color: #ffffff; background: var(--rep-line); border-radius: 4px; padding: 0 0.4rem; }
 .turn-text { margin: 0.25rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 @media (prefers-reduced-motion: no-preference) { html { scroll-behavior: smooth; } }
+.page-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: 0.5rem 1rem; }
+.page-actions { display: flex; gap: 0.75rem; margin: 0; }
+a.button { display: inline-block; text-decoration: none; }
+.notice { border: 1px solid #86efac; background: var(--high-bg); color: var(--high); border-radius: 6px; padding: 0.5rem 0.75rem; }
+.field-error { color: var(--low); margin: 0.25rem 0 0; font-size: 0.9rem; }
+textarea { font: inherit; padding: 0.5rem 0.6rem; border: 1px solid #6b7480; border-radius: 6px; background: #fff; color: var(--ink); width: 100%; }
+textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.875rem; }
+.coaching { margin-top: 1.5rem; }
+.manage-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1.25rem; }
+.notes { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-direction: column; gap: 0.5rem; }
+.note { border-left: 3px solid var(--focus); padding: 0.25rem 0.75rem; background: #fffbeb; }
+.note-body { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.override { margin-top: 0.5rem; border-left: 3px solid var(--focus); padding: 0.25rem 0.75rem; background: #fffbeb; }
+.override p { margin: 0.2rem 0; }
+.override-comment { white-space: pre-wrap; overflow-wrap: anywhere; }
+.adjusted-score { margin: 0 0 1rem; }
+.player { width: 100%; max-width: 40rem; }
+.team-block { margin-bottom: 2rem; }
+.choice { margin-top: 1rem; }
+.rules-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem 1rem; }
+.button-row { display: flex; gap: 0.75rem; flex-wrap: wrap; }
+.status-card-published { background: var(--high-bg); color: var(--high); border-color: #86efac; }
+.status-card-archived { background: #eceff3; color: #374151; }
+/* admin settings */
+.subnav ul { display: flex; gap: 0.25rem 1.25rem; flex-wrap: wrap; list-style: none; margin: 0.25rem 0 0.75rem; padding: 0 0 0.5rem; border-bottom: 1px solid var(--line); }
+.subnav a { text-decoration: none; }
+.subnav a[aria-current="page"] { font-weight: 600; text-decoration: underline; text-underline-offset: 0.3rem; }
+.notice { border: 1px solid #86efac; background: var(--high-bg); color: var(--high); border-radius: 6px; padding: 0 0.75rem; margin-bottom: 1rem; }
+.alert ul { margin: 0 0 0.75rem; }
+.alert { margin-bottom: 1rem; }
+.page-head { display: flex; justify-content: space-between; align-items: center; gap: 1rem; flex-wrap: wrap; }
+a.button { display: inline-block; text-decoration: none; }
+.button.danger { border-color: var(--low); color: var(--low); }
+.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; align-items: start; }
+.panels h2 { margin-top: 0; }
+.form-card { max-width: 36rem; }
+.action-form { margin: 0.5rem 0 1rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.75rem; margin: 0; }
+legend { font-weight: 600; font-size: 0.95rem; padding: 0 0.25rem; }
+.check { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.25rem 0.5rem; padding: 0.2rem 0; }
+.check input { min-width: 0; }
+.check .sub { flex-basis: 100%; padding-left: 1.6rem; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+.status-rotating { background: var(--mid-bg); color: var(--mid); border-color: #fcd34d; }
+.warn { color: var(--low); font-weight: 600; }
+.one-time input { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; width: 100%; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
+/* dashboard */
+.stat-tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: 0.75rem; margin: 0; }
+.stat-tiles div { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.5rem 0.75rem; }
+.stat-tiles dt { font-size: 0.85rem; color: var(--muted); }
+.stat-tiles dd { margin: 0; font-size: 1.5rem; font-weight: 700; }
+.chart-box { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.75rem; }
+svg.chart { display: block; width: 100%; height: auto; max-width: 48rem; }
+.chart-grid { stroke: var(--line); stroke-width: 1; }
+.chart-label { fill: var(--muted); font-size: 12px; }
+.chart-name { fill: var(--ink); }
+.chart-line { stroke: var(--accent); stroke-width: 2.5; }
+.chart-dot { fill: var(--accent); }
+.bar-track { fill: #eceff3; }
+.bar-high { fill: var(--high); } .bar-mid { fill: #b45309; } .bar-low { fill: var(--low); }
 `;
 
 export const APP_CSS_ETAG = `"${createHash('sha256').update(APP_CSS).digest('base64url').slice(0, 16)}"`;

@@ -16,6 +16,7 @@ import { requireSignIn, viewerOf } from './session.js';
 import { CallPage, type CallCriterion, type CallResult, type CallTurn } from './views/call.js';
 import { ErrorPage, NOT_FOUND } from './views/errors.js';
 import { LibraryPage } from './views/library.js';
+import { loadCoaching } from './coaching/load.js';
 
 export interface CallsRoutesOptions {
   db: Kysely<Database>;
@@ -193,6 +194,8 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
         company: typeof p.company === 'string' ? p.company : null,
       };
     });
+    const turns = toTurns(call.turns, call.rep_speaker);
+    const coaching = await loadCoaching(db, session, call, turns, result?.criteria ?? null, request.query);
     return sendPage(
       reply,
       200,
@@ -205,8 +208,9 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
           speaker_confidence: call.speaker_confidence === null ? null : Number(call.speaker_confidence),
         },
         participants,
-        turns: toTurns(call.turns, call.rep_speaker),
+        turns,
         result,
+        coaching,
       }),
     );
   });

@@ -8,8 +8,15 @@ import formbody from '@fastify/formbody';
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/db.js';
 import { isDatabaseUnavailable } from '../../store/db.js';
+import { adminRoutes } from './admin/plugin.js';
 import { APP_CSS, APP_CSS_ETAG } from './assets.js';
 import { callsRoutes } from './calls.routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import { coachingRoutes } from './coaching/routes.js';
+import { csvRoutes } from './coaching/csv.routes.js';
+import { newCallRoutes } from './coaching/new-call.routes.js';
+import { scorecardRoutes } from './scorecards/routes.js';
+import type { DiskRecordingStore } from '../../recordings/disk.js';
 import { loginRoutes } from './login.routes.js';
 import { applySecurityHeaders, sendPage } from './render.js';
 import { loadSession } from './session.js';
@@ -18,10 +25,12 @@ import { ErrorPage, NOT_FOUND, SERVER_ERROR } from './views/errors.js';
 import { STYLESHEET_PATH } from './views/layout.js';
 
 export interface WebRoutesOptions {
-  config: Pick<Config, 'serviceEnv'>;
+  config: Pick<Config, 'serviceEnv' | 'publicAppBaseUrl'>;
   store: Store;
   /** Failed sign-in counters; one per process unless given. */
   throttle?: SignInThrottle;
+  /** Where call recordings live (playback and uploads from the web app); without it, neither is offered. */
+  recordings?: DiskRecordingStore;
 }
 
 /** The HTML 404 for paths outside /v1 (used by the server's not-found handler). */
@@ -71,4 +80,10 @@ export async function webRoutes(app: FastifyInstance, options: WebRoutesOptions)
 
   await app.register(loginRoutes, { db, staging, throttle });
   await app.register(callsRoutes, { db, staging });
+  await app.register(dashboardRoutes, { db, staging });
+  await app.register(adminRoutes, { db, staging, config: options.config });
+  await app.register(coachingRoutes, { db, staging, recordings: options.recordings });
+  await app.register(csvRoutes, { db, publicAppBaseUrl: options.config.publicAppBaseUrl });
+  await app.register(newCallRoutes, { db, staging, recordings: options.recordings });
+  await app.register(scorecardRoutes, { db, staging });
 }

@@ -14,6 +14,17 @@ import {
   statusLabel,
 } from './format.js';
 import { Layout, type LayoutProps } from './layout.js';
+import {
+  AdjustedScore,
+  CoachingPanel,
+  Notice,
+  OverrideNote,
+  RecordingPlayer,
+  TurnNotes,
+  TurnTime,
+  type CoachingOverride,
+  type CoachingView,
+} from '../coaching/views.js';
 
 export interface CallTurn {
   speaker: string;
@@ -67,6 +78,8 @@ export interface CallPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'c
   participants: { role: string; name: string; company: string | null }[];
   turns: CallTurn[];
   result: CallResult | null;
+  /** Notes, overrides, recording and managers' actions (coaching/); absent renders the page without them. */
+  coaching?: CoachingView;
 }
 
 function StatusNote(props: { status: string; skipReason: string | null }): JSX.Element {
@@ -88,7 +101,11 @@ function StatusNote(props: { status: string; skipReason: string | null }): JSX.E
   }
 }
 
-function Criterion(props: { criterion: CallCriterion; turnCount: number }): JSX.Element {
+function Criterion(props: {
+  criterion: CallCriterion;
+  turnCount: number;
+  override?: CoachingOverride | undefined;
+}): JSX.Element {
   const c = props.criterion;
   const headingId = `criterion-${c.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   return (
@@ -138,6 +155,7 @@ function Criterion(props: { criterion: CallCriterion; turnCount: number }): JSX.
       ) : (
         ''
       )}
+      <OverrideNote override={props.override} />
     </li>
   );
 }
@@ -159,6 +177,7 @@ export function CallPage(props: CallPageProps): JSX.Element {
         <a href="/calls">← All calls</a>
       </p>
       <h1 safe>{call.title}</h1>
+      <Notice coaching={props.coaching} />
 
       <dl class="summary">
         <div>
@@ -228,9 +247,14 @@ export function CallPage(props: CallPageProps): JSX.Element {
               </span>
               <span class="sub"> out of 100</span>
             </p>
+            <AdjustedScore coaching={props.coaching} />
             <ol class="criteria">
               {result.criteria.map((c) => (
-                <Criterion criterion={c} turnCount={props.turns.length} />
+                <Criterion
+                  criterion={c}
+                  turnCount={props.turns.length}
+                  override={props.coaching?.overrides[c.key]}
+                />
               ))}
             </ol>
           </>
@@ -257,6 +281,8 @@ export function CallPage(props: CallPageProps): JSX.Element {
         ''
       )}
 
+      <RecordingPlayer coaching={props.coaching} />
+
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
         <p class="sub">
@@ -271,15 +297,27 @@ export function CallPage(props: CallPageProps): JSX.Element {
                   {turn.speaker}
                 </span>
                 {turn.isRep ? <span class="badge">Rep</span> : ''}
-                {turn.start_ms !== null ? <span class="sub">{formatOffset(turn.start_ms)}</span> : ''}
+                {turn.start_ms !== null ? (
+                  <TurnTime
+                    text={formatOffset(turn.start_ms)}
+                    ms={turn.start_ms}
+                    seekable={!!props.coaching?.recording}
+                    index={index}
+                  />
+                ) : (
+                  ''
+                )}
               </div>
               <p class="turn-text" safe>
                 {turn.text}
               </p>
+              <TurnNotes coaching={props.coaching} index={index} />
             </li>
           ))}
         </ol>
       </section>
+
+      <CoachingPanel coaching={props.coaching} turns={props.turns} />
     </Layout>
   );
 }

@@ -8,7 +8,7 @@ export interface LayoutProps {
   user?: { name: string; email: string; role: string } | null;
   csrfToken?: string;
   /** Which navigation item is current. */
-  current?: 'calls';
+  current?: 'calls' | 'settings' | 'scorecards' | 'dashboard';
   children?: JSX.Element | JSX.Element[];
 }
 
@@ -48,6 +48,29 @@ export function Layout(props: LayoutProps): JSX.Element {
                       Calls
                     </a>
                   </li>
+                  <li>
+                    <a href="/dashboard" aria-current={props.current === 'dashboard' ? 'page' : undefined}>
+                      Dashboard
+                    </a>
+                  </li>
+                  {props.user.role === 'admin' || props.user.role === 'manager' ? (
+                    <li>
+                      <a href="/scorecards" aria-current={props.current === 'scorecards' ? 'page' : undefined}>
+                        Scorecards
+                      </a>
+                    </li>
+                  ) : (
+                    ''
+                  )}
+                  {props.user.role === 'admin' ? (
+                    <li>
+                      <a href="/settings" aria-current={props.current === 'settings' ? 'page' : undefined}>
+                        Settings
+                      </a>
+                    </li>
+                  ) : (
+                    ''
+                  )}
                 </ul>
               </nav>
               <div class="account">

@@ -53,6 +53,14 @@ function ScoreCell(props: { score: number | null }): JSX.Element {
   return <span class={`score score-${band}`}>{formatCallScore(props.score)}</span>;
 }
 
+/** The CSV export of this view: the same filters (paging aside). */
+function csvHref(filters: LibraryPageProps['filters']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  const qs = params.toString();
+  return qs ? `/calls.csv?${qs}` : '/calls.csv';
+}
+
 export function LibraryPage(props: LibraryPageProps): JSX.Element {
   const { filters } = props;
   return (
@@ -63,7 +71,17 @@ export function LibraryPage(props: LibraryPageProps): JSX.Element {
       csrfToken={props.csrfToken}
       current="calls"
     >
-      <h1>Calls</h1>
+      <div class="page-head">
+        <h1>Calls</h1>
+        <p class="page-actions">
+          <a href="/calls/new" class="button primary">
+            Add a call
+          </a>{' '}
+          <a href={csvHref(filters)} class="button" download="">
+            Download CSV
+          </a>
+        </p>
+      </div>
       <form method="get" action="/calls" class="filters" aria-label="Filter calls">
         {props.teams.length ? (
           <div class="field">
