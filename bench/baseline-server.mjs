@@ -3,5 +3,7 @@ import Fastify from 'fastify';
 
 const app = Fastify({ bodyLimit: 1024 * 1024 });
 app.get('/healthz', async () => ({ status: 'ok' }));
-app.post('/v1/calls', async (request, reply) => reply.code(202).send({ keys: Object.keys(request.body).length }));
+app.post('/v1/calls', async (request, reply) =>
+  reply.code(202).send({ keys: Object.keys(request.body).length }),
+);
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -22,7 +22,11 @@ function peakRssMb(pid: number): number {
 }
 
 let counter = 0;
-async function load(server: BenchServer, template: BodyTemplate, options: { connections: number; overallRate?: number }) {
+async function load(
+  server: BenchServer,
+  template: BodyTemplate,
+  options: { connections: number; overallRate?: number },
+) {
   const result = await autocannon({
     url: `${server.url}/v1/calls`,
     method: 'POST',
@@ -58,7 +62,11 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_KEY: '100000000',
     RATE_LIMIT_PER_IP: '100000000',
   };
-  execFileSync(process.execPath, ['bin/callscore.js', 'seed', 'bench/workspace.json'], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
+  execFileSync(process.execPath, ['bin/callscore.js', 'seed', 'bench/workspace.json'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
   const rows: string[] = [];
   const summary: Record<string, unknown> = {};
   try {
@@ -66,7 +74,10 @@ async function main(): Promise<void> {
       const template = bodyTemplate(kind);
       const label = `${kind === 'typical' ? '~40 KB' : '~1 MiB'} (${template.segments} segments, ${Math.round(template.bytes / 1024)} KB, ${template.characters} chars)`;
       console.error(`\n▶ ${label}`);
-      const measured: Record<string, { peak: Awaited<ReturnType<typeof load>>; half: Awaited<ReturnType<typeof load>>; rss: number }> = {};
+      const measured: Record<
+        string,
+        { peak: Awaited<ReturnType<typeof load>>; half: Awaited<ReturnType<typeof load>>; rss: number }
+      > = {};
       for (const which of ['baseline', 'callscore'] as const) {
         const server =
           which === 'baseline'
@@ -76,7 +87,10 @@ async function main(): Promise<void> {
           console.error(`  ${which}: finding the peak rate (${DURATION_S}s)…`);
           const peak = await load(server, template, { connections: 8 });
           console.error(`  ${which}: ${peak.rps} req/s; now at half that rate (${DURATION_S}s)…`);
-          const half = await load(server, template, { connections: 8, overallRate: Math.max(1, Math.floor(peak.rps / 2)) });
+          const half = await load(server, template, {
+            connections: 8,
+            overallRate: Math.max(1, Math.floor(peak.rps / 2)),
+          });
           measured[which] = { peak, half, rss: peakRssMb(server.child.pid!) };
         } finally {
           await server.stop();
@@ -94,7 +108,9 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log('\nPOST /v1/calls, SQLite, worker off, autocannon with 8 connections on loopback');
-  console.log('| body | callscore calls/s (peak) | p50 / p99 ms at half peak | peak RSS MB | baseline req/s | baseline p50 / p99 ms | baseline RSS MB | ratio | errors |');
+  console.log(
+    '| body | callscore calls/s (peak) | p50 / p99 ms at half peak | peak RSS MB | baseline req/s | baseline p50 / p99 ms | baseline RSS MB | ratio | errors |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   console.log('\nTargets: ratio >= 0.5, p99 < 50 ms at half the peak rate, RSS < 300 MB.');

@@ -59,7 +59,6 @@ function transcripts(count: number): { turns: Turn[]; repLabel: string }[] {
   });
 }
 
-
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 async function throughput() {
@@ -187,7 +186,6 @@ async function throughput() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
-
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

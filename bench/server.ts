@@ -26,7 +26,11 @@ export async function waitReady(url: string, child: ChildProcess): Promise<void>
 }
 
 /** Runs `node <args>` from the repository root with `env` added, and waits until /healthz answers. */
-export async function startServer(args: string[], env: Record<string, string>, port: number): Promise<BenchServer> {
+export async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<BenchServer> {
   if (args[0] === 'bin/callscore.js' && !fs.existsSync(path.join(root, 'dist/main.js'))) {
     throw new Error('dist/ is missing: run `npm run build` first');
   }

@@ -9,13 +9,16 @@ const CJK = '日本語の会話記録営業顧客契約価格予算導入支援�
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function sentence(next: () => number, chars: number, cjkShare: number): string {
   let out = '';
   while ([...out].length < chars) {
-    out += next() < cjkShare ? CJK[Math.floor(next() * CJK.length)] : `${WORDS[Math.floor(next() * WORDS.length)]} `;
+    out +=
+      next() < cjkShare
+        ? CJK[Math.floor(next() * CJK.length)]
+        : `${WORDS[Math.floor(next() * WORDS.length)]} `;
   }
   return out.trim();
 }

@@ -42,7 +42,13 @@ const WEEKS_OF_HISTORY = 52;
 function workspace() {
   const users = [
     { email: 'admin@bench.test', name: 'Bench Admin', role: 'admin', password: PASSWORD, teams: ['Load'] },
-    { email: 'manager@bench.test', name: 'Mona Manager', role: 'manager', password: PASSWORD, teams: ['North'] },
+    {
+      email: 'manager@bench.test',
+      name: 'Mona Manager',
+      role: 'manager',
+      password: PASSWORD,
+      teams: ['North'],
+    },
   ];
   TEAMS.forEach((team, t) => {
     for (let r = 0; r < REPS_PER_TEAM; r++) {
@@ -68,7 +74,9 @@ function workspace() {
         users,
         scorecards: TEAMS.map((team) => ({ team, name: 'Discovery', criteria })),
         team_settings: TEAMS.map((team) => ({ team, default_scorecard: 'Discovery' })),
-        api_keys: [{ secret: 'svc_sk_bench_key_000000000000000000', team: 'Load', created_by: 'admin@bench.test' }],
+        api_keys: [
+          { secret: 'svc_sk_bench_key_000000000000000000', team: 'Load', created_by: 'admin@bench.test' },
+        ],
       },
     ],
   };
@@ -103,10 +111,20 @@ function criteriaJson(seed: number): { json: string; score: number } {
       evidence: na
         ? []
         : [
-            { turn_index: (seed + i) % 40, start_ms: ((seed + i) % 40) * 4000, quote: 'Could you walk me through how your team handles renewals today?' },
-            { turn_index: (seed + i + 3) % 40, start_ms: ((seed + i + 3) % 40) * 4000, quote: 'As a next step I will send a calendar invite for Thursday.' },
+            {
+              turn_index: (seed + i) % 40,
+              start_ms: ((seed + i) % 40) * 4000,
+              quote: 'Could you walk me through how your team handles renewals today?',
+            },
+            {
+              turn_index: (seed + i + 3) % 40,
+              start_ms: ((seed + i + 3) % 40) * 4000,
+              quote: 'As a next step I will send a calendar invite for Thursday.',
+            },
           ],
-      rationale: na ? 'The customer did not raise price.' : `The rep met ${Math.round((score ?? 0) * 100)}% of what good looks like here.`,
+      rationale: na
+        ? 'The customer did not raise price.'
+        : `The rep met ${Math.round((score ?? 0) * 100)}% of what good looks like here.`,
     };
   });
   return { json: JSON.stringify(list), score: weights ? Math.round((weighted / weights) * 1000) / 10 : 0 };
@@ -132,7 +150,11 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
   const store = createStore({ databaseUrl: undefined, dataDir });
   const db = store.db;
   try {
-    const account = await db.selectFrom('accounts').select('id').where('name', '=', 'Bench').executeTakeFirstOrThrow();
+    const account = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', 'Bench')
+      .executeTakeFirstOrThrow();
     const members = await db
       .selectFrom('team_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -279,7 +301,6 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
   }
 }
 
-
 function setCookies(headers: Headers): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of headers.getSetCookie()) {
@@ -300,7 +321,10 @@ async function signIn(base: string, email: string): Promise<string> {
   const res = await fetch(`${base}/login`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `callscore_login_csrf=${loginCookie}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: `callscore_login_csrf=${loginCookie}`,
+    },
     body: new URLSearchParams({ _csrf: csrf, next: '', email, password: PASSWORD }).toString(),
   });
   const session = setCookies(res.headers).get('callscore_session');
@@ -315,7 +339,8 @@ interface Measured {
   bytes: number;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => Math.round(n * 10) / 10;
 
 async function measure(url: string, cookie: string | null, expect: string | null): Promise<Measured> {
@@ -339,11 +364,17 @@ async function measure(url: string, cookie: string | null, expect: string | null
   return { p50: ms(pct(times, 50)), p99: ms(pct(times, 99)), samples: times.length, bytes };
 }
 
-
 async function main(): Promise<void> {
   const started = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-bench-web-'));
-  const env = { ...process.env, DATA_DIR: dataDir, DEMO: 'false', WORKER: 'off', LOG_LEVEL: 'warn', PORT: String(PORT) };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DEMO: 'false',
+    WORKER: 'off',
+    LOG_LEVEL: 'warn',
+    PORT: String(PORT),
+  };
   let server: BenchServer | null = null;
   try {
     const wsFile = path.join(dataDir, 'workspace.json');
@@ -378,7 +409,6 @@ async function main(): Promise<void> {
     };
     for (const [label, urlPath, cookie, expect] of cases) await run(label, urlPath, cookie, expect);
 
-
     const baseline = results['baseline: GET /login (sign-in page)']!;
     for (const [label, m] of Object.entries(results)) {
       const target = label.startsWith('baseline') ? '' : m.p99 < 100 ? 'yes' : '**no**';
@@ -386,13 +416,18 @@ async function main(): Promise<void> {
         `| ${label} | ${m.p50} | ${m.p99} | ${ms(m.p50 / baseline.p50)} | ${target} | ${m.samples} | ${Math.round(m.bytes / 1024)} |`,
       );
     }
-    console.log(`\nWeb pages, SQLite, ${CALLS.toLocaleString('en-US')} calls (${WEEKS_OF_HISTORY} weeks), worker off; sequential requests on one keep-alive connection`);
+    console.log(
+      `\nWeb pages, SQLite, ${CALLS.toLocaleString('en-US')} calls (${WEEKS_OF_HISTORY} weeks), worker off; sequential requests on one keep-alive connection`,
+    );
     console.log('| page | p50 ms | p99 ms | p50 ÷ sign-in page p50 | p99 < 100 ms | samples | KB |');
     console.log('|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
     console.log(`\nTotal run ${Math.round((performance.now() - started) / 1000)} s.`);
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'bench/results/web.json'), JSON.stringify({ calls: CALLS, results }, null, 2));
+    fs.writeFileSync(
+      path.join(root, 'bench/results/web.json'),
+      JSON.stringify({ calls: CALLS, results }, null, 2),
+    );
   } finally {
     await server?.stop();
     if (process.env.BENCH_KEEP_DATA) console.error(`data kept in ${dataDir}`);

@@ -61,7 +61,11 @@ export class AppError extends Error {
   /** Seconds, sent as the Retry-After header (429, 503). */
   readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { fields?: FieldError[]; retryAfter?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fields?: FieldError[]; retryAfter?: number } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;

@@ -44,7 +44,8 @@ async function serve(config: Config, noWorker: boolean): Promise<void> {
   const deps = await createContainer(config);
   // The demo is for zero set-up trials: only on an empty embedded database unless DEMO=true asks for it.
   const wantDemo = config.demo ?? !config.databaseUrl;
-  if (wantDemo && (await isEmptyDatabase(deps.store.db))) printDemo(config, await createDemoWorkspace(deps.store.db));
+  if (wantDemo && (await isEmptyDatabase(deps.store.db)))
+    printDemo(config, await createDemoWorkspace(deps.store.db));
   const app = await buildServer(deps);
   const scoring = noWorker || config.worker === 'off' ? null : startScoringThread(config);
   const stop = async (signal: string) => {
@@ -70,7 +71,9 @@ function startScoringThread(config: Config): { stop(): Promise<void> } {
   let current: Worker | null = null;
   let stopping = false;
   const spawn = () => {
-    const thread = new Worker(new URL('./scoring/worker-thread.js', import.meta.url), { workerData: { config } });
+    const thread = new Worker(new URL('./scoring/worker-thread.js', import.meta.url), {
+      workerData: { config },
+    });
     thread.on('error', (error) => console.error('Scoring worker crashed:', error));
     thread.on('exit', (code) => {
       if (current === thread) current = null;
@@ -103,7 +106,10 @@ function startScoringThread(config: Config): { stop(): Promise<void> } {
 /** `callscore worker`: a scoring worker as its own process; several may run against one database. */
 async function workerCommand(config: Config): Promise<void> {
   const store = await openStore(config);
-  const logger = pino({ level: config.logLevel, base: { component: 'scoring-worker', env: config.serviceEnv } });
+  const logger = pino({
+    level: config.logLevel,
+    base: { component: 'scoring-worker', env: config.serviceEnv },
+  });
   const worker = createWorker({ store, scorer: createScorer(config), config, logger });
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
@@ -154,7 +160,9 @@ async function main(argv: string[]): Promise<number> {
       const store = await openStore(config);
       try {
         const s = await seedWorkspace(store.db, workspace);
-        console.log(`Seeded ${s.accounts} account(s), ${s.teams} team(s), ${s.users} user(s), ${s.scorecards} scorecard(s), ${s.apiKeys} API key(s).`);
+        console.log(
+          `Seeded ${s.accounts} account(s), ${s.teams} team(s), ${s.users} user(s), ${s.scorecards} scorecard(s), ${s.apiKeys} API key(s).`,
+        );
       } finally {
         await store.close();
       }
@@ -176,9 +184,14 @@ function explain(error: unknown): string {
   if (error instanceof ConfigError || error instanceof WorkspaceError) return error.message;
   if (error instanceof SyntaxError) return `The file is not valid JSON: ${error.message}`;
   const e = error as NodeJS.ErrnoException;
-  if (e.code === 'EADDRINUSE') return `Port ${process.env.PORT || 8080} is already in use: stop the other process or set PORT.`;
+  if (e.code === 'EADDRINUSE')
+    return `Port ${process.env.PORT || 8080} is already in use: stop the other process or set PORT.`;
   if (e.code === 'ENOENT' && e.path) return `No such file: ${e.path}`;
-  if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || /timeout exceeded when trying to connect/.test(e.message ?? '')) {
+  if (
+    e.code === 'ECONNREFUSED' ||
+    e.code === 'ENOTFOUND' ||
+    /timeout exceeded when trying to connect/.test(e.message ?? '')
+  ) {
     return 'Cannot reach the database named by DATABASE_URL: is PostgreSQL running and the URL right?';
   }
   return e.stack ?? String(error);

@@ -14,8 +14,25 @@ import { verifyPassword } from '../src/auth/passwords.js';
 const run = promisify(execFile);
 
 async function counts(db: Awaited<ReturnType<typeof createTestStore>>['db']) {
-  const n = async (table: 'accounts' | 'teams' | 'users' | 'team_members' | 'api_keys' | 'scorecards' | 'scorecard_versions' | 'team_scorecard_rules') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const n = async (
+    table:
+      | 'accounts'
+      | 'teams'
+      | 'users'
+      | 'team_members'
+      | 'api_keys'
+      | 'scorecards'
+      | 'scorecard_versions'
+      | 'team_scorecard_rules',
+  ) =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     accounts: await n('accounts'),
     teams: await n('teams'),
@@ -37,9 +54,17 @@ describe.each(DIALECTS)('seed on %s', (dialect) => {
       await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
       expect(await counts(store.db)).toEqual(first);
       expect(first.accounts).toBe(5);
-      const ada = await store.db.selectFrom('users').selectAll().where('email', '=', 'ada@acme.test').executeTakeFirstOrThrow();
+      const ada = await store.db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'ada@acme.test')
+        .executeTakeFirstOrThrow();
       expect(await verifyPassword('correct horse battery staple', ada.password_hash!)).toBe(true);
-      const bob = await store.db.selectFrom('users').select('email').where('name', '=', 'Bob Stone').executeTakeFirstOrThrow();
+      const bob = await store.db
+        .selectFrom('users')
+        .select('email')
+        .where('name', '=', 'Bob Stone')
+        .executeTakeFirstOrThrow();
       expect(bob.email).toBe('bob.stone@acme.test');
     } finally {
       await store.cleanup();
@@ -55,11 +80,23 @@ describe.each(DIALECTS)('seed on %s', (dialect) => {
       card.criteria = [{ key: 'questions', title: 'Asks questions', check: { type: 'questions', min: 3 } }];
       changed.accounts[0]!.users![1]!.status = 'inactive';
       await seedWorkspace(store.db, parseWorkspace(changed));
-      const row = await store.db.selectFrom('scorecards').selectAll().where('id', '=', card.id!).executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom('scorecards')
+        .selectAll()
+        .where('id', '=', card.id!)
+        .executeTakeFirstOrThrow();
       expect(row.current_version).toBe(2);
-      const versions = await store.db.selectFrom('scorecard_versions').select('version').where('scorecard_id', '=', card.id!).execute();
+      const versions = await store.db
+        .selectFrom('scorecard_versions')
+        .select('version')
+        .where('scorecard_id', '=', card.id!)
+        .execute();
       expect(versions.map((v) => v.version).sort()).toEqual([1, 2]);
-      const bob = await store.db.selectFrom('users').select('status').where('email', '=', 'bob.stone@acme.test').executeTakeFirstOrThrow();
+      const bob = await store.db
+        .selectFrom('users')
+        .select('status')
+        .where('email', '=', 'bob.stone@acme.test')
+        .executeTakeFirstOrThrow();
       expect(bob.status).toBe('inactive');
     } finally {
       await store.cleanup();
@@ -70,10 +107,55 @@ describe.each(DIALECTS)('seed on %s', (dialect) => {
 describe('workspace file validation', () => {
   it.each([
     ['not an object', 42, 'not valid'],
-    ['unknown team on a user', { accounts: [{ name: 'A', teams: [], users: [{ email: 'a@a.test', name: 'A', role: 'rep', teams: ['Nope'] }] }] }, 'unknown team "Nope"'],
-    ['bad criteria', { accounts: [{ name: 'A', teams: [{ name: 'T' }], scorecards: [{ team: 'T', name: 'S', criteria: [{ key: 'x' }] }] }] }, 'scorecard "S"'],
-    ['bad key secret', { accounts: [{ name: 'A', teams: [{ name: 'T' }], users: [{ email: 'a@a.test', name: 'A', role: 'admin' }], api_keys: [{ secret: 'sk_1', team: 'T', created_by: 'a@a.test' }] }] }, 'svc_sk_'],
-    ['unknown scorecard in a rule', { accounts: [{ name: 'A', teams: [{ name: 'T' }], team_settings: [{ team: 'T', rules: { negotiation: 'Missing' } }] }] }, 'unknown scorecard "Missing"'],
+    [
+      'unknown team on a user',
+      {
+        accounts: [
+          { name: 'A', teams: [], users: [{ email: 'a@a.test', name: 'A', role: 'rep', teams: ['Nope'] }] },
+        ],
+      },
+      'unknown team "Nope"',
+    ],
+    [
+      'bad criteria',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            scorecards: [{ team: 'T', name: 'S', criteria: [{ key: 'x' }] }],
+          },
+        ],
+      },
+      'scorecard "S"',
+    ],
+    [
+      'bad key secret',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            users: [{ email: 'a@a.test', name: 'A', role: 'admin' }],
+            api_keys: [{ secret: 'sk_1', team: 'T', created_by: 'a@a.test' }],
+          },
+        ],
+      },
+      'svc_sk_',
+    ],
+    [
+      'unknown scorecard in a rule',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            team_settings: [{ team: 'T', rules: { negotiation: 'Missing' } }],
+          },
+        ],
+      },
+      'unknown scorecard "Missing"',
+    ],
   ])('refuses %s with a message naming the problem', (_name, value, fragment) => {
     expect(() => parseWorkspace(value)).toThrow(WorkspaceError);
     expect(() => parseWorkspace(value)).toThrow(fragment);
@@ -92,7 +174,19 @@ describe('demo workspace', () => {
       const res = await t.api('POST', '/v1/calls', { key: demo.apiKey, body });
       expect(res.status).toBe(202);
       expect(res.body.attribution).toEqual({ rep_source: 'rep_email', speaker_source: 'name_match' });
-      const other = await t.api('POST', '/v1/calls', { key: demo.apiKey, body: callBody({ rep: { email: 'rep@demo.test' }, call_type: 'negotiation', transcript: { segments: [{ speaker: 'Riley Rep', text: 'Let us go over pricing.' }, { speaker: 'Kim', text: 'Sure.' }] } }) });
+      const other = await t.api('POST', '/v1/calls', {
+        key: demo.apiKey,
+        body: callBody({
+          rep: { email: 'rep@demo.test' },
+          call_type: 'negotiation',
+          transcript: {
+            segments: [
+              { speaker: 'Riley Rep', text: 'Let us go over pricing.' },
+              { speaker: 'Kim', text: 'Sure.' },
+            ],
+          },
+        }),
+      });
       expect(other.status).toBe(202);
     } finally {
       await t.close();
@@ -112,9 +206,15 @@ describe('callscore CLI', () => {
       expect(fs.existsSync(path.join(dataDir, 'callscore.sqlite'))).toBe(true);
       const again = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'seed', file], { env });
       expect(again.stdout).toContain('Seeded 5 account(s)');
-      const bad = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'seed', path.join(dataDir, 'missing.json')], { env }).catch((e) => e);
+      const bad = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/main.ts', 'seed', path.join(dataDir, 'missing.json')],
+        { env },
+      ).catch((e) => e);
       expect(bad.code).toBe(1);
-      const doc = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'openapi'], { env: { ...process.env, DATA_DIR: path.join(dataDir, 'never-created') } });
+      const doc = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'openapi'], {
+        env: { ...process.env, DATA_DIR: path.join(dataDir, 'never-created') },
+      });
       expect(JSON.parse(doc.stdout).openapi).toBe('3.1.0');
       expect(fs.existsSync(path.join(dataDir, 'never-created'))).toBe(false);
     } finally {

@@ -11,7 +11,14 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
       const tables = await store.db.introspection.getTables();
       const names = tables.map((t) => t.name).sort();
       expect(names).toEqual(
-        expect.arrayContaining(['accounts', 'calls', 'call_transcripts', 'scoring_jobs', 'recordings', 'api_keys']),
+        expect.arrayContaining([
+          'accounts',
+          'calls',
+          'call_transcripts',
+          'scoring_jobs',
+          'recordings',
+          'api_keys',
+        ]),
       );
       const { rows } = await sql<{ n: number }>`select count(*) as n from calls`.execute(store.db);
       expect(Number(rows[0]?.n)).toBe(0);

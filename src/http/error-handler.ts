@@ -13,7 +13,10 @@ function fromFastify(error: FastifyError): AppError | null {
       return new AppError('payload_too_large', 'The request body is over 1 MiB.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+      return new AppError(
+        'unsupported_media_type',
+        'Send the body as JSON with Content-Type: application/json.',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_json', 'The request body is not valid JSON.');
@@ -27,9 +30,14 @@ export function toAppError(error: unknown): AppError {
   const fastifyError = fromFastify(error as FastifyError);
   if (fastifyError) return fastifyError;
   if (isDatabaseUnavailable(error)) {
-    return new AppError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', { retryAfter: 5 });
+    return new AppError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+      retryAfter: 5,
+    });
   }
-  return new AppError('internal_error', 'Something went wrong on our side. It is safe to retry with backoff.');
+  return new AppError(
+    'internal_error',
+    'Something went wrong on our side. It is safe to retry with backoff.',
+  );
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {

@@ -38,10 +38,18 @@ export function registerMetrics(app: FastifyInstance, options: { store: Store; e
       '# HELP callscore_http_requests_total HTTP requests by method, route and status.',
       '# TYPE callscore_http_requests_total counter',
     ];
-    for (const [key, s] of series) lines.push(`callscore_http_requests_total{env="${env}",${key}} ${s.count}`);
-    lines.push('# HELP callscore_http_request_duration_seconds Time to answer, by route.', '# TYPE callscore_http_request_duration_seconds histogram');
+    for (const [key, s] of series)
+      lines.push(`callscore_http_requests_total{env="${env}",${key}} ${s.count}`);
+    lines.push(
+      '# HELP callscore_http_request_duration_seconds Time to answer, by route.',
+      '# TYPE callscore_http_request_duration_seconds histogram',
+    );
     for (const [key, s] of series) {
-      BUCKETS.forEach((le, i) => lines.push(`callscore_http_request_duration_seconds_bucket{env="${env}",${key},le="${le}"} ${s.buckets[i]}`));
+      BUCKETS.forEach((le, i) =>
+        lines.push(
+          `callscore_http_request_duration_seconds_bucket{env="${env}",${key},le="${le}"} ${s.buckets[i]}`,
+        ),
+      );
       lines.push(`callscore_http_request_duration_seconds_bucket{env="${env}",${key},le="+Inf"} ${s.count}`);
       lines.push(`callscore_http_request_duration_seconds_sum{env="${env}",${key}} ${s.sum}`);
       lines.push(`callscore_http_request_duration_seconds_count{env="${env}",${key}} ${s.count}`);
@@ -51,9 +59,16 @@ export function registerMetrics(app: FastifyInstance, options: { store: Store; e
       .select(['status', (eb) => eb.fn.countAll().as('n')])
       .groupBy('status')
       .execute();
-    lines.push('# HELP callscore_scoring_jobs Scoring jobs by status.', '# TYPE callscore_scoring_jobs gauge');
-    for (const row of jobs) lines.push(`callscore_scoring_jobs{env="${env}",status="${escapeLabel(row.status)}"} ${Number(row.n)}`);
-    lines.push('# HELP process_resident_memory_bytes Resident memory.', '# TYPE process_resident_memory_bytes gauge');
+    lines.push(
+      '# HELP callscore_scoring_jobs Scoring jobs by status.',
+      '# TYPE callscore_scoring_jobs gauge',
+    );
+    for (const row of jobs)
+      lines.push(`callscore_scoring_jobs{env="${env}",status="${escapeLabel(row.status)}"} ${Number(row.n)}`);
+    lines.push(
+      '# HELP process_resident_memory_bytes Resident memory.',
+      '# TYPE process_resident_memory_bytes gauge',
+    );
     lines.push(`process_resident_memory_bytes{env="${env}"} ${process.memoryUsage.rss()}`);
     return reply.type('text/plain; version=0.0.4').send(`${lines.join('\n')}\n`);
   });

@@ -25,7 +25,11 @@ function loggerOptions(deps: AppDeps): FastifyServerOptions['logger'] {
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     serializers: {
       // Query strings may carry upload signatures: log the path only.
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        path: req.url.split('?')[0],
+        ip: req.ip,
+      }),
     },
   };
 }
@@ -48,7 +52,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'ignore',
     ajv: {
       // Fastify's defaults silently drop unknown fields and coerce types: the contract must reject both.
-      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, allowUnionTypes: true },
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: false,
+        allErrors: true,
+        allowUnionTypes: true,
+      },
     },
   });
 
@@ -97,7 +107,10 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         }
         const type = request.headers['content-type'];
         if (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
-          throw new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+          throw new AppError(
+            'unsupported_media_type',
+            'Send the body as JSON with Content-Type: application/json.',
+          );
         }
       });
       v1.addHook('preValidation', async (request) => {
@@ -116,7 +129,11 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
 
-  await app.register(uploadRoutes, { store: deps.store, recordings: deps.recordings, secret: deps.uploadSecret });
+  await app.register(uploadRoutes, {
+    store: deps.store,
+    recordings: deps.recordings,
+    secret: deps.uploadSecret,
+  });
   await app.register(webRoutes, { config: deps.config, store: deps.store, recordings: deps.recordings });
   return app;
 }

@@ -42,7 +42,8 @@ function scanValues(value: unknown, path: string, out: FieldError[]): void {
     for (const key of Object.keys(value)) {
       const at = join(path, key);
       if (FORBIDDEN_KEYS.has(key)) out.push({ field: at, message: `the key "${key}" is not allowed` });
-      else if (key.includes('\u0000')) out.push({ field: at, message: 'keys must not contain the NUL character' });
+      else if (key.includes('\u0000'))
+        out.push({ field: at, message: 'keys must not contain the NUL character' });
       scanValues((value as Record<string, unknown>)[key], at, out);
     }
   }
@@ -52,7 +53,8 @@ function scanValues(value: unknown, path: string, out: FieldError[]): void {
 function depth(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   let deepest = 0;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) deepest = Math.max(deepest, depth(child));
+  for (const child of Array.isArray(value) ? value : Object.values(value))
+    deepest = Math.max(deepest, depth(child));
   return 1 + deepest;
 }
 
@@ -66,12 +68,17 @@ export function checkBodyStrings(body: unknown): void {
 export function validationFailed(fields: FieldError[]): AppError {
   const first = fields[0];
   const message =
-    fields.length === 1 && first ? `${first.field}: ${first.message}` : `The request has ${fields.length} invalid fields.`;
+    fields.length === 1 && first
+      ? `${first.field}: ${first.message}`
+      : `The request has ${fields.length} invalid fields.`;
   return new AppError('validation_failed', message, { fields });
 }
 
 /** Schema errors → 422 unknown_field (listing every unknown field) or validation_failed (every violation). */
-export function schemaErrorsToFields(errors: readonly SchemaError[]): { unknown: FieldError[]; invalid: FieldError[] } {
+export function schemaErrorsToFields(errors: readonly SchemaError[]): {
+  unknown: FieldError[];
+  invalid: FieldError[];
+} {
   const unknown: FieldError[] = [];
   const invalid: FieldError[] = [];
   const seen = new Set<string>();
@@ -108,9 +115,13 @@ function describe(e: SchemaError): string {
 export function throwSchemaErrors(errors: readonly SchemaError[], extra: FieldError[] = []): never {
   const { unknown, invalid } = schemaErrorsToFields(errors);
   if (unknown.length) {
-    throw new AppError('unknown_field', `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.map((f) => f.field).join(', ')}`, {
-      fields: unknown,
-    });
+    throw new AppError(
+      'unknown_field',
+      `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.map((f) => f.field).join(', ')}`,
+      {
+        fields: unknown,
+      },
+    );
   }
   throw validationFailed([...invalid, ...extra.filter((x) => !invalid.some((i) => i.field === x.field))]);
 }
@@ -135,14 +146,17 @@ export function callRuleViolations(body: CallRules, now: number): FieldError[] {
     if (Buffer.byteLength(JSON.stringify(body.metadata), 'utf8') > METADATA_MAX_BYTES) {
       out.push({ field: 'metadata', message: 'must be at most 16 KB serialized' });
     }
-    if (depth(body.metadata) > METADATA_MAX_DEPTH) out.push({ field: 'metadata', message: 'must be at most 5 levels deep' });
+    if (depth(body.metadata) > METADATA_MAX_DEPTH)
+      out.push({ field: 'metadata', message: 'must be at most 5 levels deep' });
   }
   const transcript = body.transcript;
   if (transcript && typeof transcript === 'object') {
     const hasSegments = transcript.segments !== undefined && transcript.segments !== null;
     const hasText = transcript.text !== undefined && transcript.text !== null;
     if (hasSegments === hasText) {
-      const message = hasSegments ? 'send only one of segments or text' : 'one of segments or text is required';
+      const message = hasSegments
+        ? 'send only one of segments or text'
+        : 'one of segments or text is required';
       out.push({ field: 'transcript.segments', message }, { field: 'transcript.text', message });
     }
   }

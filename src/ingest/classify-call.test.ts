@@ -34,7 +34,10 @@ describe('classifyCall', () => {
   it('recognises a cold call', () => {
     const turns = dialogue([
       ['Prospect', "Hello? Who's this?"],
-      ['Rep', "It's Lee from Tidy. You don't know me, and I'll be quick: did I catch you at a bad time? The reason I'm calling is your fleet."],
+      [
+        'Rep',
+        "It's Lee from Tidy. You don't know me, and I'll be quick: did I catch you at a bad time? The reason I'm calling is your fleet.",
+      ],
       ['Prospect', "I'm not interested, send me an email."],
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
@@ -50,7 +53,10 @@ describe('classifyCall', () => {
     const technical = dialogue([
       ['Buyer', 'We need SSO with Okta over SAML, and SCIM provisioning.'],
       ['Rep', 'Both are supported, and our API has webhooks and rate limits you can raise.'],
-      ['Buyer', 'What about data residency and the migration of our Postgres database? Security review needs your SOC 2.'],
+      [
+        'Buyer',
+        'What about data residency and the migration of our Postgres database? Security review needs your SOC 2.',
+      ],
     ]);
     expect(classifyCall(technical, 'Rep').callType).toBe('technical_discovery');
   });
@@ -63,7 +69,10 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(success, 'Csm').callType).toBe('customer_success');
     const crossSell = dialogue([
-      ['Ae', "We've just launched an add-on that plugs into what you already have. As an existing customer you could upgrade."],
+      [
+        'Ae',
+        "We've just launched an add-on that plugs into what you already have. As an existing customer you could upgrade.",
+      ],
       ['Client', 'Would the upgrade change our current plan?'],
       ['Ae', 'It would sit on top of your current plan, and we could align the dates of the expansion.'],
     ]);

@@ -16,7 +16,13 @@ import {
 } from '../store/calls.repo.js';
 import { enqueueScoring } from '../store/jobs.repo.js';
 import { attachRecording, findRecording } from '../store/recordings.repo.js';
-import { checkTranscriptLimits, parseTranscript, speakerLabels, transcriptFingerprint, type Turn } from './transcript.js';
+import {
+  checkTranscriptLimits,
+  parseTranscript,
+  speakerLabels,
+  transcriptFingerprint,
+  type Turn,
+} from './transcript.js';
 import { resolveRep } from './resolve-rep.js';
 import { resolveSpeaker, type SpeakerInferrer, type SpeakerResolution } from './resolve-speaker.js';
 import { selectScorecard } from './select-scorecard.js';
@@ -52,7 +58,14 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new AppError('inference_unavailable', 'Speaker inference timed out; retry later or send transcript.rep_speaker.', { retryAfter: 30 })),
+      () =>
+        reject(
+          new AppError(
+            'inference_unavailable',
+            'Speaker inference timed out; retry later or send transcript.rep_speaker.',
+            { retryAfter: 30 },
+          ),
+        ),
       ms,
     );
   });
@@ -63,7 +76,11 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export async function ingestCall(deps: IngestDeps, caller: ApiCaller, request: CreateCallRequest): Promise<IngestOutcome> {
+export async function ingestCall(
+  deps: IngestDeps,
+  caller: ApiCaller,
+  request: CreateCallRequest,
+): Promise<IngestOutcome> {
   const { store } = deps;
   const provider = request.provider.toLowerCase();
   const externalId = request.external_id;

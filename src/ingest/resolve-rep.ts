@@ -26,7 +26,10 @@ export async function resolveRep(
 ): Promise<ResolvedRep> {
   if (!rep) {
     if (caller.teamDeleted) {
-      throw new AppError('team_not_configured', "The API key's team no longer exists; send rep.email or use another key.");
+      throw new AppError(
+        'team_not_configured',
+        "The API key's team no longer exists; send rep.email or use another key.",
+      );
     }
     return {
       userId: caller.creatorId,
@@ -40,10 +43,15 @@ export async function resolveRep(
   if (!user) throw repError('rep_not_found', 'No user with this email exists in the account.');
   if (user.status === 'inactive') throw repError('rep_inactive', 'This user is deactivated.');
   if (user.status === 'pending' || user.last_sign_in_at === null) {
-    throw repError('rep_pending_activation', 'This user has not signed in yet; they must accept their invitation first.');
+    throw repError(
+      'rep_pending_activation',
+      'This user has not signed in yet; they must accept their invitation first.',
+    );
   }
   const teams = await activeTeamIdsOfUser(store.db, user.id);
-  if (teams.length === 0) throw repError('rep_no_team', 'This user belongs to no team; a manager must add them to one.');
-  if (teams.length > 1) throw repError('rep_ambiguous', 'This user belongs to several teams, so the scorecard is ambiguous.');
+  if (teams.length === 0)
+    throw repError('rep_no_team', 'This user belongs to no team; a manager must add them to one.');
+  if (teams.length > 1)
+    throw repError('rep_ambiguous', 'This user belongs to several teams, so the scorecard is ambiguous.');
   return { userId: user.id, email: user.email, name: user.name, teamId: teams[0]!, repSource: 'rep_email' };
 }

@@ -165,7 +165,10 @@ describe('(c) inference', () => {
       { role: 'rep', name: 'Carol Nobody' },
     ];
     const { infer, calls } = fixedInferrer('Rep');
-    await expect(resolve({ turns, participants, infer })).resolves.toMatchObject({ label: 'Rep', source: 'inferred' });
+    await expect(resolve({ turns, participants, infer })).resolves.toMatchObject({
+      label: 'Rep',
+      source: 'inferred',
+    });
     expect(calls[0]?.excluded).toEqual(['ANN', 'bob@x.io', 'Guest 1']);
   });
 

@@ -53,7 +53,10 @@ function participantNames(p: ParticipantInput): (string | null | undefined)[] {
 }
 
 /** Transcript labels whose normalised form equals one of the candidates'. */
-function labelsMatching(labels: readonly string[], candidates: readonly (string | null | undefined)[]): string[] {
+function labelsMatching(
+  labels: readonly string[],
+  candidates: readonly (string | null | undefined)[],
+): string[] {
   const wanted = new Set<string>();
   for (const c of candidates) {
     const normalized = c == null ? '' : normalizeLabel(c);
@@ -96,7 +99,10 @@ export async function resolveSpeaker(input: {
   );
 
   // (b) Names and emails: one matching label decides; none or several go on to inference.
-  const repCandidates = [...input.repNames, ...participants.filter((p) => p.role === 'rep').flatMap(participantNames)];
+  const repCandidates = [
+    ...input.repNames,
+    ...participants.filter((p) => p.role === 'rep').flatMap(participantNames),
+  ];
   const nameMatches = labelsMatching(labels, repCandidates).filter((label) => !excludedLabels.has(label));
   if (nameMatches.length === 1) {
     return { label: nameMatches[0]!, source: 'name_match', confidence: null, signals: null };
@@ -104,10 +110,19 @@ export async function resolveSpeaker(input: {
 
   // (c) Inference. An answer outside the transcript or among the excluded labels counts as an abstention.
   const undetermined = (): AppError =>
-    speakerError('rep_speaker_undetermined', 'Could not determine which speaker is the rep; send transcript.rep_speaker.');
+    speakerError(
+      'rep_speaker_undetermined',
+      'Could not determine which speaker is the rep; send transcript.rep_speaker.',
+    );
   // No label left to pick: skip a possibly slow inferrer.
   if (labels.every((label) => excludedLabels.has(label))) throw undetermined();
   const inferred = await input.infer(input.turns, { excludedLabels });
-  if (inferred === null || excludedLabels.has(inferred.label) || !labels.includes(inferred.label)) throw undetermined();
-  return { label: inferred.label, source: 'inferred', confidence: inferred.confidence, signals: inferred.signals };
+  if (inferred === null || excludedLabels.has(inferred.label) || !labels.includes(inferred.label))
+    throw undetermined();
+  return {
+    label: inferred.label,
+    source: 'inferred',
+    confidence: inferred.confidence,
+    signals: inferred.signals,
+  };
 }

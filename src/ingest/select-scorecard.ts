@@ -10,7 +10,12 @@ export async function selectScorecard(
   if (input.scorecardId) {
     const card = await findScorecard(store.db, input.scorecardId);
     // Another team's, a draft or an archived scorecard does not resolve: ids of other teams do not leak.
-    if (!card || card.account_id !== input.accountId || card.team_id !== input.teamId || card.status !== 'published') {
+    if (
+      !card ||
+      card.account_id !== input.accountId ||
+      card.team_id !== input.teamId ||
+      card.status !== 'published'
+    ) {
       const message = "No published scorecard with this id exists in the rep's team.";
       throw new AppError('scorecard_not_found', message, { fields: [{ field: 'scorecard_id', message }] });
     }

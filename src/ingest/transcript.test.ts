@@ -29,7 +29,12 @@ const seg = (speaker: string, text: string, start_ms?: number | null) => ({ spea
 describe('parseTranscript: segments', () => {
   it('merges consecutive segments of the exact same label, keeping the first start_ms', () => {
     const turns = parseTranscript({
-      segments: [seg('Rep', 'Hi', 0), seg('Rep', 'there', 900), seg('Ann', 'Hello', 2000), seg('Rep', 'So', null)],
+      segments: [
+        seg('Rep', 'Hi', 0),
+        seg('Rep', 'there', 900),
+        seg('Ann', 'Hello', 2000),
+        seg('Rep', 'So', null),
+      ],
     });
     expect(turns).toEqual([
       { speaker: 'Rep', text: 'Hi\nthere', start_ms: 0 },
@@ -84,9 +89,15 @@ describe('parseTranscript: one line per turn', () => {
 
   it('does not take a clock time, a URL or a long sentence for a label', () => {
     const long = 'x'.repeat(201);
-    const turns = fromText(`A: we meet at\n10:30: sharp\nhttps: //example.com\nsee https://a.b: ok\n${long}: hmm`);
+    const turns = fromText(
+      `A: we meet at\n10:30: sharp\nhttps: //example.com\nsee https://a.b: ok\n${long}: hmm`,
+    );
     expect(turns).toEqual([
-      { speaker: 'A', text: `we meet at\n10:30: sharp\nhttps: //example.com\nsee https://a.b: ok\n${long}: hmm`, start_ms: null },
+      {
+        speaker: 'A',
+        text: `we meet at\n10:30: sharp\nhttps: //example.com\nsee https://a.b: ok\n${long}: hmm`,
+        start_ms: null,
+      },
     ]);
   });
 
@@ -96,7 +107,9 @@ describe('parseTranscript: one line per turn', () => {
   });
 
   it('requires a letter in a label', () => {
-    expect(fromText('A: count\n42: items')).toEqual([{ speaker: 'A', text: 'count\n42: items', start_ms: null }]);
+    expect(fromText('A: count\n42: items')).toEqual([
+      { speaker: 'A', text: 'count\n42: items', start_ms: null },
+    ]);
   });
 
   it('accepts non-Latin labels', () => {
@@ -236,7 +249,9 @@ describe('checkTranscriptLimits', () => {
     // 20 segments of 20,000 astral code points (40,000 UTF-16 units each), merged into one turn.
     const segments = Array.from({ length: 20 }, () => seg('A', '😀'.repeat(20_000)));
     expect(() => checkTranscriptLimits(parseTranscript({ segments }))).not.toThrow();
-    const error = errorOf(() => checkTranscriptLimits(parseTranscript({ segments: [...segments, seg('B', 'x')] })));
+    const error = errorOf(() =>
+      checkTranscriptLimits(parseTranscript({ segments: [...segments, seg('B', 'x')] })),
+    );
     expect(error.code).toBe('transcript_too_long');
     expect(error.message).toContain('400001');
   });
@@ -265,15 +280,23 @@ describe('transcriptFingerprint', () => {
   });
 
   it('ignores timestamps and whitespace differences', () => {
-    const other = parseTranscript({ segments: [seg('Rep', 'Hi there\nfriend', 99), seg(' Ann ', 'Hello you', null)] });
+    const other = parseTranscript({
+      segments: [seg('Rep', 'Hi there\nfriend', 99), seg(' Ann ', 'Hello you', null)],
+    });
     expect(transcriptFingerprint(other)).toBe(transcriptFingerprint(segmentsForm));
   });
 
   it('changes with a label, the text or the turn boundaries', () => {
     const base = transcriptFingerprint(parseTranscript({ segments: [seg('Rep', 'a b'), seg('Ann', 'c')] }));
-    expect(transcriptFingerprint(parseTranscript({ segments: [seg('rep', 'a b'), seg('Ann', 'c')] }))).not.toBe(base);
-    expect(transcriptFingerprint(parseTranscript({ segments: [seg('Rep', 'a B'), seg('Ann', 'c')] }))).not.toBe(base);
-    expect(transcriptFingerprint(parseTranscript({ segments: [seg('Rep', 'a'), seg('Ann', 'b c')] }))).not.toBe(base);
+    expect(
+      transcriptFingerprint(parseTranscript({ segments: [seg('rep', 'a b'), seg('Ann', 'c')] })),
+    ).not.toBe(base);
+    expect(
+      transcriptFingerprint(parseTranscript({ segments: [seg('Rep', 'a B'), seg('Ann', 'c')] })),
+    ).not.toBe(base);
+    expect(
+      transcriptFingerprint(parseTranscript({ segments: [seg('Rep', 'a'), seg('Ann', 'b c')] })),
+    ).not.toBe(base);
   });
 
   it('cannot be forged by moving text between label and utterance', () => {
@@ -295,7 +318,10 @@ describe('speakerLabels and normalizeLabel', () => {
 
 describe('performance', () => {
   it('parses 600,000 characters of many lines, or one colon-heavy line, quickly', () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => `${i % 2 ? 'Rep' : 'Ann'}: ${'word '.repeat(5)}`).join('\n');
+    const many = Array.from(
+      { length: 20_000 },
+      (_, i) => `${i % 2 ? 'Rep' : 'Ann'}: ${'word '.repeat(5)}`,
+    ).join('\n');
     const colons = '1:'.repeat(299_990);
     const started = performance.now();
     expect(fromText(many)).toHaveLength(20_000);

@@ -73,7 +73,12 @@ interface Head {
 export function parseTranscript(input: TranscriptInput): Turn[] {
   if (input.segments) {
     return mergeSegments(
-      input.segments.map((s) => ({ speaker: s.speaker, text: s.text, start_ms: s.start_ms ?? null, separators: 0 })),
+      input.segments.map((s) => ({
+        speaker: s.speaker,
+        text: s.text,
+        start_ms: s.start_ms ?? null,
+        separators: 0,
+      })),
     );
   }
   return mergeSegments(parsePlainText(input.text ?? ''));
@@ -125,13 +130,19 @@ function parsePlainText(text: string): Segment[] {
     if (startsTurn) {
       timestamped ??= head.startMs !== null;
       flush();
-      current = { speaker: head.label, start_ms: head.startMs, lines: head.utterance === '' ? [] : [head.utterance] };
+      current = {
+        speaker: head.label,
+        start_ms: head.startMs,
+        lines: head.utterance === '' ? [] : [head.utterance],
+      };
     } else if (current) {
       current.lines.push(line);
     } else {
       // Only on failure: look ahead so a transcript without any label gets the plainer message.
       const labelLater = lines.slice(n + 1).some((l) => readHead(l.trim()) !== null);
-      throw unlabeled(labelLater ? `Line ${n + 1} of transcript.text comes before the first speaker label.` : undefined);
+      throw unlabeled(
+        labelLater ? `Line ${n + 1} of transcript.text comes before the first speaker label.` : undefined,
+      );
     }
   }
   flush();
@@ -151,7 +162,8 @@ function readHead(line: string): Head | null {
   if (stamp) {
     const startMs = stampToMs(stamp[1]!, stamp[2]!, stamp[3]);
     const rest = line.slice(stamp[0].length);
-    const head = startMs === null ? null : (splitLabel(rest) ?? (isLabel(rest) ? { label: rest, utterance: '' } : null));
+    const head =
+      startMs === null ? null : (splitLabel(rest) ?? (isLabel(rest) ? { label: rest, utterance: '' } : null));
     if (head) return { ...head, startMs };
   }
   const head = splitLabel(line);
@@ -229,7 +241,8 @@ function collapseWhitespace(s: string): string {
 export function transcriptFingerprint(turns: readonly Turn[]): string {
   // Each string JSON-encoded, so quotes delimit it unambiguously; one hash update over the joined parts.
   const parts: string[] = [];
-  for (const t of turns) parts.push(JSON.stringify(collapseWhitespace(t.speaker)), JSON.stringify(collapseWhitespace(t.text)));
+  for (const t of turns)
+    parts.push(JSON.stringify(collapseWhitespace(t.speaker)), JSON.stringify(collapseWhitespace(t.text)));
   return createHash('sha256').update(parts.join('')).digest('hex');
 }
 

@@ -26,7 +26,12 @@ async function currentScorecard(db: Kysely<Database>, scorecardId: string | null
   if (!card) return null;
   const version = await scorecardVersion(db, card.id, card.current_version);
   if (!version) return null;
-  return { id: card.id, status: card.status, version: version.version, criteria: JSON.parse(version.criteria) as Criterion[] };
+  return {
+    id: card.id,
+    status: card.status,
+    version: version.version,
+    criteria: JSON.parse(version.criteria) as Criterion[],
+  };
 }
 
 /** Throws when the call cannot be scored at all (missing call, unreadable data, scorer failure): a failed attempt. */

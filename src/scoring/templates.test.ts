@@ -6,7 +6,6 @@ import { createRulesScorer } from './scorers/rules.js';
 import { SCORECARD_TEMPLATES } from './templates.js';
 import { CALL_TYPES } from '../ingest/classify-call.js';
 
-
 describe('SCORECARD_TEMPLATES', () => {
   it('offers Discovery, Cold call, Demo / evaluation and Negotiation', () => {
     expect(SCORECARD_TEMPLATES.map((t) => t.name)).toEqual([

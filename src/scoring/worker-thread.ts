@@ -14,7 +14,10 @@ export interface WorkerThreadData {
 }
 
 const { config } = workerData as WorkerThreadData;
-const logger = pino({ level: config.logLevel, base: { component: 'scoring-worker', env: config.serviceEnv } });
+const logger = pino({
+  level: config.logLevel,
+  base: { component: 'scoring-worker', env: config.serviceEnv },
+});
 const store = await openStore(config);
 const worker = createWorker({ store, scorer: createScorer(config), config, logger });
 

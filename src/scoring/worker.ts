@@ -133,7 +133,10 @@ export function createWorker(options: WorkerOptions): ScoringWorker {
           backoffMs: backoffMs(lease.attempts + 1),
           maxAttempts,
         });
-        log.warn({ job: lease.jobId, call: lease.callId, attempt: lease.attempts + 1, outcome }, `scoring failed: ${text}`);
+        log.warn(
+          { job: lease.jobId, call: lease.callId, attempt: lease.attempts + 1, outcome },
+          `scoring failed: ${text}`,
+        );
         return { ...base, outcome, error: text };
       }
       const row = await recordResult(store.db, lease, result, now());

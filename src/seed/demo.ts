@@ -27,9 +27,15 @@ export async function createDemoWorkspace(db: Kysely<Database>): Promise<DemoCre
   const password = randomBytes(9).toString('base64url');
   const apiKey = generateApiKey();
   const team = 'Sales';
-  const scorecards = SCORECARD_TEMPLATES.map((t) => ({ team, name: t.name, status: 'published' as const, criteria: t.criteria }));
+  const scorecards = SCORECARD_TEMPLATES.map((t) => ({
+    team,
+    name: t.name,
+    status: 'published' as const,
+    criteria: t.criteria,
+  }));
   const rules: Record<string, string> = {};
-  for (const template of SCORECARD_TEMPLATES) for (const type of template.callTypes) rules[type] ??= template.name;
+  for (const template of SCORECARD_TEMPLATES)
+    for (const type of template.callTypes) rules[type] ??= template.name;
   const workspace: Workspace = {
     accounts: [
       {
@@ -38,9 +44,30 @@ export async function createDemoWorkspace(db: Kysely<Database>): Promise<DemoCre
         features: [FEATURE_CALL_SCORING_API],
         teams: [{ name: team }],
         users: [
-          { email: 'admin@demo.test', name: 'Avery Admin', password, role: 'admin', teams: [team], status: 'active' },
-          { email: 'manager@demo.test', name: 'Morgan Manager', password, role: 'manager', teams: [team], status: 'active' },
-          { email: 'rep@demo.test', name: 'Riley Rep', password, role: 'rep', teams: [team], status: 'active' },
+          {
+            email: 'admin@demo.test',
+            name: 'Avery Admin',
+            password,
+            role: 'admin',
+            teams: [team],
+            status: 'active',
+          },
+          {
+            email: 'manager@demo.test',
+            name: 'Morgan Manager',
+            password,
+            role: 'manager',
+            teams: [team],
+            status: 'active',
+          },
+          {
+            email: 'rep@demo.test',
+            name: 'Riley Rep',
+            password,
+            role: 'rep',
+            teams: [team],
+            status: 'active',
+          },
         ],
         scorecards,
         team_settings: [{ team, default_scorecard: SCORECARD_TEMPLATES[0]!.name, rules }],
@@ -49,5 +76,11 @@ export async function createDemoWorkspace(db: Kysely<Database>): Promise<DemoCre
     ],
   };
   await seedWorkspace(db, workspace);
-  return { adminEmail: 'admin@demo.test', managerEmail: 'manager@demo.test', repEmail: 'rep@demo.test', password, apiKey };
+  return {
+    adminEmail: 'admin@demo.test',
+    managerEmail: 'manager@demo.test',
+    repEmail: 'rep@demo.test',
+    password,
+    apiKey,
+  };
 }

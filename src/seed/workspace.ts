@@ -12,16 +12,21 @@ import { digestApiKey, displayPrefix, isWellFormedApiKey, SCOPES } from '../auth
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { validateCriteria } from '../scoring/criteria.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) =>
+  Type.Optional(Type.Union([t, Type.Null()]));
 
 export const WorkspaceSchema = Type.Object({
   accounts: Type.Array(
     Type.Object({
       name: Type.String({ minLength: 1 }),
-      status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('payment_required')])),
+      status: Type.Optional(
+        Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('payment_required')]),
+      ),
       features: Type.Optional(Type.Array(Type.String())),
       teams: Type.Optional(
-        Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), deleted: Type.Optional(Type.Boolean()) })),
+        Type.Array(
+          Type.Object({ name: Type.String({ minLength: 1 }), deleted: Type.Optional(Type.Boolean()) }),
+        ),
       ),
       users: Type.Optional(
         Type.Array(
@@ -31,17 +36,25 @@ export const WorkspaceSchema = Type.Object({
             password: Nullable(Type.String({ minLength: 1 })),
             role: Type.Union([Type.Literal('admin'), Type.Literal('manager'), Type.Literal('rep')]),
             teams: Type.Optional(Type.Array(Type.String())),
-            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('pending')])),
+            status: Type.Optional(
+              Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('pending')]),
+            ),
           }),
         ),
       ),
       scorecards: Type.Optional(
         Type.Array(
           Type.Object({
-            id: Nullable(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })),
+            id: Nullable(
+              Type.String({
+                pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+              }),
+            ),
             team: Type.String(),
             name: Type.String({ minLength: 1 }),
-            status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('archived')])),
+            status: Type.Optional(
+              Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('archived')]),
+            ),
             criteria: Type.Optional(Type.Array(Type.Unknown())),
           }),
         ),
@@ -79,7 +92,9 @@ export class WorkspaceError extends Error {}
 /** Checks the shape and the cross-references; throws WorkspaceError listing every problem. */
 export function parseWorkspace(value: unknown): Workspace {
   if (!Value.Check(WorkspaceSchema, value)) {
-    const problems = [...Value.Errors(WorkspaceSchema, value)].slice(0, 20).map((e) => `${e.path || '/'}: ${e.message}`);
+    const problems = [...Value.Errors(WorkspaceSchema, value)]
+      .slice(0, 20)
+      .map((e) => `${e.path || '/'}: ${e.message}`);
     throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
   }
   const problems: string[] = [];
@@ -88,11 +103,13 @@ export function parseWorkspace(value: unknown): Workspace {
     const teams = new Set((account.teams ?? []).map((t) => t.name));
     const emails = new Set((account.users ?? []).map((u) => u.email.toLowerCase()));
     for (const user of account.users ?? []) {
-      for (const team of user.teams ?? []) if (!teams.has(team)) problems.push(`${at}: user ${user.email} names unknown team "${team}"`);
+      for (const team of user.teams ?? [])
+        if (!teams.has(team)) problems.push(`${at}: user ${user.email} names unknown team "${team}"`);
     }
     const cards = new Map<string, Set<string>>();
     for (const card of account.scorecards ?? []) {
-      if (!teams.has(card.team)) problems.push(`${at}: scorecard "${card.name}" names unknown team "${card.team}"`);
+      if (!teams.has(card.team))
+        problems.push(`${at}: scorecard "${card.name}" names unknown team "${card.team}"`);
       const names = cards.get(card.team) ?? new Set();
       names.add(card.name);
       cards.set(card.team, names);
@@ -103,16 +120,20 @@ export function parseWorkspace(value: unknown): Workspace {
       const names = cards.get(settings.team) ?? new Set();
       const refs = [settings.default_scorecard, ...Object.values(settings.rules ?? {})];
       for (const ref of refs) {
-        if (ref && !names.has(ref)) problems.push(`${at}: team "${settings.team}" refers to unknown scorecard "${ref}"`);
+        if (ref && !names.has(ref))
+          problems.push(`${at}: team "${settings.team}" refers to unknown scorecard "${ref}"`);
       }
     }
     for (const key of account.api_keys ?? []) {
-      if (!isWellFormedApiKey(key.secret)) problems.push(`${at}: an api key secret must look like svc_sk_<at least 16 characters>`);
+      if (!isWellFormedApiKey(key.secret))
+        problems.push(`${at}: an api key secret must look like svc_sk_<at least 16 characters>`);
       if (!teams.has(key.team)) problems.push(`${at}: an api key names unknown team "${key.team}"`);
-      if (!emails.has(key.created_by.toLowerCase())) problems.push(`${at}: an api key's created_by "${key.created_by}" is not a user`);
+      if (!emails.has(key.created_by.toLowerCase()))
+        problems.push(`${at}: an api key's created_by "${key.created_by}" is not a user`);
     }
   }
-  if (problems.length) throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
   return value;
 }
 
@@ -150,7 +171,10 @@ async function preparePasswords(db: Kysely<Database>, account: AccountSpec): Pro
     if (!user.password) continue;
     const email = user.email.toLowerCase();
     const hash = stored.get(email);
-    plan.set(email, hash && (await verifyPassword(user.password, hash)) ? null : await hashPassword(user.password));
+    plan.set(
+      email,
+      hash && (await verifyPassword(user.password, hash)) ? null : await hashPassword(user.password),
+    );
   }
   return plan;
 }
@@ -185,7 +209,10 @@ async function seedAccount(
       .executeTakeFirst();
     const id = found?.id ?? randomUUID();
     if (!found) {
-      await tx.insertInto('teams').values({ id, account_id: accountId, name: team.name, deleted_at: deletedAt, created_at: now }).execute();
+      await tx
+        .insertInto('teams')
+        .values({ id, account_id: accountId, name: team.name, deleted_at: deletedAt, created_at: now })
+        .execute();
     } else if (Boolean(found.deleted_at) !== Boolean(team.deleted)) {
       await tx.updateTable('teams').set({ deleted_at: deletedAt }).where('id', '=', id).execute();
     }
@@ -226,13 +253,20 @@ async function seedAccount(
     } else {
       await tx
         .updateTable('users')
-        .set({ name: user.name, role: user.role, status: userStatus, last_sign_in_at: lastSignIn, ...(newHash ? { password_hash: newHash } : {}) })
+        .set({
+          name: user.name,
+          role: user.role,
+          status: userStatus,
+          last_sign_in_at: lastSignIn,
+          ...(newHash ? { password_hash: newHash } : {}),
+        })
         .where('id', '=', id)
         .execute();
     }
     const wanted = new Set((user.teams ?? []).map(teamId));
     await tx.deleteFrom('team_members').where('user_id', '=', id).execute();
-    for (const team of wanted) await tx.insertInto('team_members').values({ team_id: team, user_id: id }).execute();
+    for (const team of wanted)
+      await tx.insertInto('team_members').values({ team_id: team, user_id: id }).execute();
     userIds.set(email, id);
     summary.users++;
   }
@@ -254,9 +288,21 @@ async function seedAccount(
     if (!found) {
       await tx
         .insertInto('scorecards')
-        .values({ id, account_id: accountId, team_id: team, name: card.name, status: cardStatus, current_version: 1, created_at: now, updated_at: now })
+        .values({
+          id,
+          account_id: accountId,
+          team_id: team,
+          name: card.name,
+          status: cardStatus,
+          current_version: 1,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
-      await tx.insertInto('scorecard_versions').values({ scorecard_id: id, version: 1, criteria, created_at: now }).execute();
+      await tx
+        .insertInto('scorecard_versions')
+        .values({ scorecard_id: id, version: 1, criteria, created_at: now })
+        .execute();
     } else {
       const current = await tx
         .selectFrom('scorecard_versions')
@@ -268,9 +314,16 @@ async function seedAccount(
       // Changed criteria make a new version: results stay pinned to the version they used.
       if (current?.criteria !== criteria) {
         version++;
-        await tx.insertInto('scorecard_versions').values({ scorecard_id: id, version, criteria, created_at: now }).execute();
+        await tx
+          .insertInto('scorecard_versions')
+          .values({ scorecard_id: id, version, criteria, created_at: now })
+          .execute();
       }
-      await tx.updateTable('scorecards').set({ status: cardStatus, current_version: version, updated_at: now }).where('id', '=', id).execute();
+      await tx
+        .updateTable('scorecards')
+        .set({ status: cardStatus, current_version: version, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
     scorecardIds.set(`${card.team}\u0000${card.name}`, id);
     summary.scorecards++;
@@ -278,12 +331,19 @@ async function seedAccount(
 
   for (const settings of spec.team_settings ?? []) {
     const team = teamId(settings.team);
-    const ref = (name: string | null | undefined) => (name ? scorecardIds.get(`${settings.team}\u0000${name}`)! : null);
+    const ref = (name: string | null | undefined) =>
+      name ? scorecardIds.get(`${settings.team}\u0000${name}`)! : null;
     await tx.deleteFrom('team_scorecard_rules').where('team_id', '=', team).execute();
     await tx.deleteFrom('team_settings').where('team_id', '=', team).execute();
-    await tx.insertInto('team_settings').values({ team_id: team, default_scorecard_id: ref(settings.default_scorecard) }).execute();
+    await tx
+      .insertInto('team_settings')
+      .values({ team_id: team, default_scorecard_id: ref(settings.default_scorecard) })
+      .execute();
     for (const [callType, name] of Object.entries(settings.rules ?? {})) {
-      await tx.insertInto('team_scorecard_rules').values({ team_id: team, call_type: callType, scorecard_id: ref(name)! }).execute();
+      await tx
+        .insertInto('team_scorecard_rules')
+        .values({ team_id: team, call_type: callType, scorecard_id: ref(name)! })
+        .execute();
     }
   }
 
@@ -297,11 +357,23 @@ async function seedAccount(
       scopes: JSON.stringify(key.scopes ?? [...SCOPES]),
       revoked_at: key.revoked ? now : null,
     };
-    const found = await tx.selectFrom('api_keys').select(['id', 'revoked_at']).where('digest', '=', digest).executeTakeFirst();
+    const found = await tx
+      .selectFrom('api_keys')
+      .select(['id', 'revoked_at'])
+      .where('digest', '=', digest)
+      .executeTakeFirst();
     if (!found) {
       await tx
         .insertInto('api_keys')
-        .values({ id: randomUUID(), digest, prefix: displayPrefix(key.secret), expires_at: null, last_used_at: null, created_at: now, ...values })
+        .values({
+          id: randomUUID(),
+          digest,
+          prefix: displayPrefix(key.secret),
+          expires_at: null,
+          last_used_at: null,
+          created_at: now,
+          ...values,
+        })
         .execute();
     } else {
       await tx

@@ -9,7 +9,11 @@ type Db = Kysely<Database> | Transaction<Database>;
  * Returns whether this insert won; the loser re-reads the winner. Never a read-then-write race.
  */
 export async function insertCallIfAbsent(db: Db, call: NewCall): Promise<boolean> {
-  const result = await db.insertInto('calls').values(call).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('calls')
+    .values(call)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
@@ -27,7 +31,12 @@ export async function findCallByExternalId(db: Db, accountId: string, provider: 
     .executeTakeFirst();
 }
 
-export async function findCallByFingerprint(db: Db, accountId: string, repUserId: string, fingerprint: string) {
+export async function findCallByFingerprint(
+  db: Db,
+  accountId: string,
+  repUserId: string,
+  fingerprint: string,
+) {
   return db
     .selectFrom('calls')
     .selectAll()

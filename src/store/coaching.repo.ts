@@ -53,7 +53,14 @@ export async function overridesForResult(db: Kysely<Database>, resultId: string)
 
 export async function addOverride(
   db: Kysely<Database>,
-  row: { callId: string; resultId: string; criterionKey: string; score: number; comment: string; authorUserId: string },
+  row: {
+    callId: string;
+    resultId: string;
+    criterionKey: string;
+    score: number;
+    comment: string;
+    authorUserId: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('criterion_overrides')
@@ -72,7 +79,13 @@ export async function addOverride(
 
 export async function recordAction(
   db: Kysely<Database>,
-  row: { callId: string; accountId: string; userId: string; kind: 'reassign' | 'rerun' | 'speaker'; detail: object },
+  row: {
+    callId: string;
+    accountId: string;
+    userId: string;
+    kind: 'reassign' | 'rerun' | 'speaker';
+    detail: object;
+  },
 ): Promise<void> {
   await db
     .insertInto('call_actions')
@@ -145,7 +158,11 @@ export async function teamScorecardFor(
     .executeTakeFirst();
   const chosen = rule?.scorecard_id ?? settings?.default_scorecard_id ?? null;
   if (!chosen) return { error: 'not_configured' };
-  const card = await db.selectFrom('scorecards').select(['id', 'status']).where('id', '=', chosen).executeTakeFirst();
+  const card = await db
+    .selectFrom('scorecards')
+    .select(['id', 'status'])
+    .where('id', '=', chosen)
+    .executeTakeFirst();
   if (!card || card.status !== 'published') return { error: 'unavailable' };
   return { id: card.id };
 }

@@ -104,7 +104,9 @@ export async function recentCriteria(
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('calls as c')
-    .innerJoin('score_results as r', (join) => join.onRef('r.call_id', '=', 'c.id').on('r.is_current', '=', 1))
+    .innerJoin('score_results as r', (join) =>
+      join.onRef('r.call_id', '=', 'c.id').on('r.is_current', '=', 1),
+    )
     .select('r.criteria')
     .where((eb) => inWindow(eb as unknown as Eb, viewer, scope, bounds))
     .where('r.score', 'is not', null)

@@ -62,7 +62,9 @@ export function createStore(options: StoreOptions): Store {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (options.databaseUrl) {
-    throw new Error(`DATABASE_URL must start with postgres:// (got "${options.databaseUrl.split(':')[0]}:…")`);
+    throw new Error(
+      `DATABASE_URL must start with postgres:// (got "${options.databaseUrl.split(':')[0]}:…")`,
+    );
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(sqliteFile(options.dataDir));

@@ -141,24 +141,26 @@ export async function claimNext(
           .skipLocked()
           .executeTakeFirst();
         if (!picked) return null;
-        job = await tx.updateTable('scoring_jobs').set(set).where('id', '=', picked.id).returningAll().executeTakeFirst();
+        job = await tx
+          .updateTable('scoring_jobs')
+          .set(set)
+          .where('id', '=', picked.id)
+          .returningAll()
+          .executeTakeFirst();
       } else {
         job = await tx
           .updateTable('scoring_jobs')
           .set(set)
           .where('status', '=', 'queued')
-          .where(
-            'id',
-            '=',
-            (eb) =>
-              eb
-                .selectFrom('scoring_jobs')
-                .select('id')
-                .where('account_id', '=', accountId)
-                .where('status', '=', 'queued')
-                .where('available_at', '<=', nowIso)
-                .orderBy('available_at')
-                .limit(1),
+          .where('id', '=', (eb) =>
+            eb
+              .selectFrom('scoring_jobs')
+              .select('id')
+              .where('account_id', '=', accountId)
+              .where('status', '=', 'queued')
+              .where('available_at', '<=', nowIso)
+              .orderBy('available_at')
+              .limit(1),
           )
           .returningAll()
           .executeTakeFirst();
@@ -263,7 +265,11 @@ export async function releaseJob(db: Kysely<Database>, lease: JobLease, now: Dat
       })
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
-    await tx.updateTable('calls').set({ status: 'queued', updated_at: nowIso }).where('id', '=', lease.callId).execute();
+    await tx
+      .updateTable('calls')
+      .set({ status: 'queued', updated_at: nowIso })
+      .where('id', '=', lease.callId)
+      .execute();
     return true;
   });
 }
@@ -297,10 +303,18 @@ export async function reapExpired(
     const failed = rows.filter((r) => r.status === 'done').map((r) => r.call_id);
     const requeued = rows.filter((r) => r.status === 'queued').map((r) => r.call_id);
     if (failed.length) {
-      await tx.updateTable('calls').set({ status: 'failed', updated_at: nowIso }).where('id', 'in', failed).execute();
+      await tx
+        .updateTable('calls')
+        .set({ status: 'failed', updated_at: nowIso })
+        .where('id', 'in', failed)
+        .execute();
     }
     if (requeued.length) {
-      await tx.updateTable('calls').set({ status: 'queued', updated_at: nowIso }).where('id', 'in', requeued).execute();
+      await tx
+        .updateTable('calls')
+        .set({ status: 'queued', updated_at: nowIso })
+        .where('id', 'in', requeued)
+        .execute();
     }
     return { requeued: requeued.length, failed: failed.length };
   });
@@ -333,14 +347,27 @@ export async function requeueCall(
       .where('call_id', '=', callId)
       .where('status', '<>', 'done')
       .execute();
-    const call = await tx.selectFrom('calls').select(['id', 'account_id']).where('id', '=', callId).executeTakeFirst();
+    const call = await tx
+      .selectFrom('calls')
+      .select(['id', 'account_id'])
+      .where('id', '=', callId)
+      .executeTakeFirst();
     if (!call) return null;
-    await tx.updateTable('calls').set({ status: 'queued', skip_reason: null, updated_at: nowIso }).where('id', '=', callId).execute();
+    await tx
+      .updateTable('calls')
+      .set({ status: 'queued', skip_reason: null, updated_at: nowIso })
+      .where('id', '=', callId)
+      .execute();
     return enqueueScoring(tx, callId, call.account_id, nowIso, reason);
   });
 }
 
 /** The call's jobs, oldest first (operations and tests). */
 export async function jobsForCall(db: Db, callId: string): Promise<ScoringJob[]> {
-  return db.selectFrom('scoring_jobs').selectAll().where('call_id', '=', callId).orderBy('created_at').execute();
+  return db
+    .selectFrom('scoring_jobs')
+    .selectAll()
+    .where('call_id', '=', callId)
+    .orderBy('created_at')
+    .execute();
 }

@@ -21,7 +21,11 @@ export async function findRecordingById(db: Db, id: string) {
 }
 
 export async function markRecordingUploaded(db: Db, id: string, at: string): Promise<void> {
-  await db.updateTable('recordings').set({ status: 'uploaded', uploaded_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('recordings')
+    .set({ status: 'uploaded', uploaded_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Attaches an uploaded recording to a call, once: false when another call already holds it. */

@@ -75,7 +75,12 @@ export async function scorecardVersions(db: Kysely<Database>, scorecardId: strin
     .execute();
 }
 
-export async function scorecardNameTaken(db: Kysely<Database>, teamId: string, name: string, exceptId?: string) {
+export async function scorecardNameTaken(
+  db: Kysely<Database>,
+  teamId: string,
+  name: string,
+  exceptId?: string,
+) {
   let query = db.selectFrom('scorecards').select('id').where('team_id', '=', teamId).where('name', '=', name);
   if (exceptId) query = query.where('id', '<>', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
@@ -149,8 +154,16 @@ export async function setScorecardStatus(db: Kysely<Database>, id: string, statu
 /** The team's default scorecard and its rules by call type. */
 export async function teamChoice(db: Kysely<Database>, teamId: string) {
   const [settings, rules] = await Promise.all([
-    db.selectFrom('team_settings').select('default_scorecard_id').where('team_id', '=', teamId).executeTakeFirst(),
-    db.selectFrom('team_scorecard_rules').select(['call_type', 'scorecard_id']).where('team_id', '=', teamId).execute(),
+    db
+      .selectFrom('team_settings')
+      .select('default_scorecard_id')
+      .where('team_id', '=', teamId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('team_scorecard_rules')
+      .select(['call_type', 'scorecard_id'])
+      .where('team_id', '=', teamId)
+      .execute(),
   ]);
   return {
     defaultId: settings?.default_scorecard_id ?? null,

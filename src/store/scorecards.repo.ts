@@ -8,7 +8,11 @@ export async function findScorecard(db: Kysely<Database>, id: string) {
 /** The team's default scorecard id and its rule for a call type, if any. */
 export async function teamScorecardChoice(db: Kysely<Database>, teamId: string, callType: string) {
   const [settings, rule] = await Promise.all([
-    db.selectFrom('team_settings').select('default_scorecard_id').where('team_id', '=', teamId).executeTakeFirst(),
+    db
+      .selectFrom('team_settings')
+      .select('default_scorecard_id')
+      .where('team_id', '=', teamId)
+      .executeTakeFirst(),
     db
       .selectFrom('team_scorecard_rules')
       .select('scorecard_id')

@@ -6,8 +6,18 @@ import { KEYS, callBody } from '../helpers/workspace.js';
 /** Every protected operation, with a body that would succeed given the right key. */
 const OPERATIONS = [
   { name: 'POST /v1/calls', method: 'POST', path: '/v1/calls', body: () => callBody() },
-  { name: 'GET /v1/calls/{id}', method: 'GET', path: '/v1/calls/00000000-0000-4000-8000-000000000000', body: () => undefined },
-  { name: 'POST /v1/recordings', method: 'POST', path: '/v1/recordings', body: () => ({ content_type: 'audio/mpeg', size_bytes: 10 }) },
+  {
+    name: 'GET /v1/calls/{id}',
+    method: 'GET',
+    path: '/v1/calls/00000000-0000-4000-8000-000000000000',
+    body: () => undefined,
+  },
+  {
+    name: 'POST /v1/recordings',
+    method: 'POST',
+    path: '/v1/recordings',
+    body: () => ({ content_type: 'audio/mpeg', size_bytes: 10 }),
+  },
 ] as const;
 
 describe.each(DIALECTS)('authentication on %s', (dialect) => {
@@ -45,11 +55,18 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   it('enforces scopes: calls:write, calls:read, recordings:write', async () => {
     const write = await t.api('POST', '/v1/calls', { key: KEYS.readOnly, body: callBody() });
     expect([write.status, write.body.error.code]).toEqual([403, 'insufficient_scope']);
-    const rec = await t.api('POST', '/v1/recordings', { key: KEYS.callsOnly, body: { content_type: 'audio/mpeg', size_bytes: 10 } });
+    const rec = await t.api('POST', '/v1/recordings', {
+      key: KEYS.callsOnly,
+      body: { content_type: 'audio/mpeg', size_bytes: 10 },
+    });
     expect([rec.status, rec.body.error.code]).toEqual([403, 'insufficient_scope']);
-    const read = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', { key: KEYS.callsOnly });
+    const read = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', {
+      key: KEYS.callsOnly,
+    });
     expect([read.status, read.body.error.code]).toEqual([403, 'insufficient_scope']);
-    const readOk = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', { key: KEYS.readOnly });
+    const readOk = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', {
+      key: KEYS.readOnly,
+    });
     expect([readOk.status, readOk.body.error.code]).toEqual([404, 'not_found']);
   });
 
@@ -64,18 +81,40 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
 
   it('a rotated key keeps working until its grace period ends, then answers api_key_revoked', async () => {
     const db = t.deps.store.db;
-    const key = await db.selectFrom('api_keys').select('id').where('team_id', 'in', db.selectFrom('teams').select('id').where('name', '=', 'East')).executeTakeFirstOrThrow();
-    await db.updateTable('api_keys').set({ expires_at: new Date(Date.now() + 60_000).toISOString() }).where('id', '=', key.id).execute();
-    expect((await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', { key: KEYS.east })).status).toBe(404);
-    await db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', key.id).execute();
+    const key = await db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('team_id', 'in', db.selectFrom('teams').select('id').where('name', '=', 'East'))
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .where('id', '=', key.id)
+      .execute();
+    expect(
+      (await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', { key: KEYS.east })).status,
+    ).toBe(404);
+    await db
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', key.id)
+      .execute();
     const res = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000', { key: KEYS.east });
     expect([res.status, res.body.error.code]).toEqual([401, 'api_key_revoked']);
   });
 
   it('401 beats 413 and 415: the key is checked before the body', async () => {
-    const big = await t.api('POST', '/v1/calls', { key: null, raw: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const big = await t.api('POST', '/v1/calls', {
+      key: null,
+      raw: 'x'.repeat(2 * 1024 * 1024),
+      headers: { 'content-type': 'application/json' },
+    });
     expect([big.status, big.body.error.code]).toEqual([401, 'invalid_api_key']);
-    const text = await t.api('POST', '/v1/calls', { key: KEYS.revoked, raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await t.api('POST', '/v1/calls', {
+      key: KEYS.revoked,
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect([text.status, text.body.error.code]).toEqual([401, 'api_key_revoked']);
   });
 

@@ -30,7 +30,11 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
     const get = await t.api('GET', `/v1/calls/${res.body.id}`);
     expect(get.status).toBe(200);
     expect(get.body.status).toBe('queued');
-    const job = await t.deps.store.db.selectFrom('scoring_jobs').selectAll().where('call_id', '=', res.body.id).executeTakeFirst();
+    const job = await t.deps.store.db
+      .selectFrom('scoring_jobs')
+      .selectAll()
+      .where('call_id', '=', res.body.id)
+      .executeTakeFirst();
     expect(job?.status).toBe('queued');
   });
 
@@ -46,9 +50,19 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
     const before = await countRows(t.deps);
     // Whitespace differences, timestamps, metadata and call type do not make it a different call.
     const original = (body.transcript as { segments: { speaker: string; text: string }[] }).segments;
-    const segments = original.map((s) => ({ ...s, text: `  ${s.text.replace(/ /g, '   ')} `, start_ms: null }));
+    const segments = original.map((s) => ({
+      ...s,
+      text: `  ${s.text.replace(/ /g, '   ')} `,
+      start_ms: null,
+    }));
     const replay = await t.api('POST', '/v1/calls', {
-      body: { ...body, provider: 'ZOOM', call_type: 'negotiation', metadata: { x: 1 }, transcript: { segments } },
+      body: {
+        ...body,
+        provider: 'ZOOM',
+        call_type: 'negotiation',
+        metadata: { x: 1 },
+        transcript: { segments },
+      },
     });
     expect(replay.status).toBe(200);
     expect(replay.body.created).toBe(false);
@@ -60,7 +74,9 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
   it('answers 409 external_id_conflict for the same external_id with another transcript', async () => {
     const body = callBody();
     await t.api('POST', '/v1/calls', { body });
-    const res = await t.api('POST', '/v1/calls', { body: { ...body, transcript: { segments: sampleSegments(' Changed.') } } });
+    const res = await t.api('POST', '/v1/calls', {
+      body: { ...body, transcript: { segments: sampleSegments(' Changed.') } },
+    });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('external_id_conflict');
   });
@@ -80,7 +96,9 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
       { speaker: 'Erin East', text: 'Hello, I am calling about your renewal plans.' },
       { speaker: 'Carla Diaz', text: 'Sure, go ahead.' },
     ];
-    const a = await t.api('POST', '/v1/calls', { body: callBody({ rep: { email: 'erin@acme.test' }, transcript: { segments } }) });
+    const a = await t.api('POST', '/v1/calls', {
+      body: callBody({ rep: { email: 'erin@acme.test' }, transcript: { segments } }),
+    });
     const b = await t.api('POST', '/v1/calls', {
       body: callBody({ rep: null, transcript: { segments, rep_speaker: 'Erin East' } }),
     });
@@ -114,7 +132,10 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
 
   it('files a call without rep under the key team and owner (api_key_owner)', async () => {
     const res = await t.api('POST', '/v1/calls', {
-      body: callBody({ rep: undefined, transcript: { segments: sampleSegments(' Owner.'), rep_speaker: 'bob  STONE' } }),
+      body: callBody({
+        rep: undefined,
+        transcript: { segments: sampleSegments(' Owner.'), rep_speaker: 'bob  STONE' },
+      }),
     });
     expect(res.status).toBe(202);
     expect(res.body.attribution).toEqual({ rep_source: 'api_key_owner', speaker_source: 'rep_speaker' });
@@ -138,41 +159,70 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
     });
     expect(res.status).toBe(202);
     expect(res.body.attribution.speaker_source).toBe('name_match');
-    const row = await t.deps.store.db.selectFrom('calls').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('calls')
+      .selectAll()
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(row.rep_speaker).toBe('Speaker 2');
     expect(row.title).toBe('Carla Diaz');
   });
 
   it('matches the rep email case-insensitively', async () => {
-    const res = await t.api('POST', '/v1/calls', { body: callBody({ rep: { email: 'BOB.STONE@ACME.TEST' } }) });
+    const res = await t.api('POST', '/v1/calls', {
+      body: callBody({ rep: { email: 'BOB.STONE@ACME.TEST' } }),
+    });
     expect(res.status).toBe(202);
   });
 
   it('selects the scorecard: explicit id, the team rule for the call type, else the default', async () => {
     const scorecardOf = async (id: string) =>
-      (await t.deps.store.db.selectFrom('calls').select('scorecard_id').where('id', '=', id).executeTakeFirstOrThrow()).scorecard_id;
-    const explicit = await t.api('POST', '/v1/calls', { body: callBody({ scorecard_id: SCORECARDS.negotiation, call_type: 'discovery' }) });
+      (
+        await t.deps.store.db
+          .selectFrom('calls')
+          .select('scorecard_id')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).scorecard_id;
+    const explicit = await t.api('POST', '/v1/calls', {
+      body: callBody({ scorecard_id: SCORECARDS.negotiation, call_type: 'discovery' }),
+    });
     expect(await scorecardOf(explicit.body.id)).toBe(SCORECARDS.negotiation);
-    const rule = await t.api('POST', '/v1/calls', { body: callBody({ call_type: 'negotiation', transcript: { segments: sampleSegments(' r') } }) });
+    const rule = await t.api('POST', '/v1/calls', {
+      body: callBody({ call_type: 'negotiation', transcript: { segments: sampleSegments(' r') } }),
+    });
     expect(await scorecardOf(rule.body.id)).toBe(SCORECARDS.negotiation);
-    const fallback = await t.api('POST', '/v1/calls', { body: callBody({ call_type: 'gatekeeper', transcript: { segments: sampleSegments(' d') } }) });
+    const fallback = await t.api('POST', '/v1/calls', {
+      body: callBody({ call_type: 'gatekeeper', transcript: { segments: sampleSegments(' d') } }),
+    });
     expect(await scorecardOf(fallback.body.id)).toBe(SCORECARDS.discovery);
   });
 
   it('classifies the call type when omitted and stores it', async () => {
-    const res = await t.api('POST', '/v1/calls', { body: callBody({ call_type: undefined, transcript: { segments: sampleSegments(' c') } }) });
+    const res = await t.api('POST', '/v1/calls', {
+      body: callBody({ call_type: undefined, transcript: { segments: sampleSegments(' c') } }),
+    });
     expect(res.status).toBe(202);
     const get = await t.api('GET', `/v1/calls/${res.body.id}`);
     expect(get.body.call_type).toEqual(expect.any(String));
   });
 
   it('accepts both plain-text layouts', async () => {
-    const headerLayout = '[00:01] Carla Diaz\nHi there.\n\n[00:05] Bob Stone\nWhat brings you here today?\n00:09 - Carla Diaz\nWe need a better tool.';
+    const headerLayout =
+      '[00:01] Carla Diaz\nHi there.\n\n[00:05] Bob Stone\nWhat brings you here today?\n00:09 - Carla Diaz\nWe need a better tool.';
     const res = await t.api('POST', '/v1/calls', { body: callBody({ transcript: { text: headerLayout } }) });
     expect(res.status).toBe(202);
-    const row = await t.deps.store.db.selectFrom('call_transcripts').selectAll().where('call_id', '=', res.body.id).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('call_transcripts')
+      .selectAll()
+      .where('call_id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     const turns = JSON.parse(row.turns);
-    expect(turns.map((x: { speaker: string }) => x.speaker)).toEqual(['Carla Diaz', 'Bob Stone', 'Carla Diaz']);
+    expect(turns.map((x: { speaker: string }) => x.speaker)).toEqual([
+      'Carla Diaz',
+      'Bob Stone',
+      'Carla Diaz',
+    ]);
     expect(turns[1].start_ms).toBe(5000);
   });
 
@@ -183,7 +233,11 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
       { speaker: 'Carla Diaz', text: 'Hi.' },
     ];
     const res = await t.api('POST', '/v1/calls', { body: callBody({ transcript: { segments } }) });
-    const row = await t.deps.store.db.selectFrom('call_transcripts').selectAll().where('call_id', '=', res.body.id).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('call_transcripts')
+      .selectAll()
+      .where('call_id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.turns)).toHaveLength(2);
   });
 
@@ -202,7 +256,10 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
   });
 
   it('serves the alias host identically while Location stays on the official base', async () => {
-    const res = await t.api('POST', '/v1/calls', { body: callBody(), headers: { host: 'alias.callscore.test' } });
+    const res = await t.api('POST', '/v1/calls', {
+      body: callBody(),
+      headers: { host: 'alias.callscore.test' },
+    });
     expect(res.status).toBe(202);
     expect(res.headers.get('location')).toBe(`https://api.callscore.test/v1/calls/${res.body.id}`);
   });
@@ -210,7 +267,10 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
   it('lets a key without rep use the rep_speaker label', async () => {
     const res = await t.api('POST', '/v1/calls', {
       key: KEYS.callsOnly,
-      body: callBody({ rep: undefined, transcript: { segments: sampleSegments(' k'), rep_speaker: 'Carla Diaz' } }),
+      body: callBody({
+        rep: undefined,
+        transcript: { segments: sampleSegments(' k'), rep_speaker: 'Carla Diaz' },
+      }),
     });
     expect(res.status).toBe(202);
   });
@@ -218,20 +278,42 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
   it('infers the rep speaker from the dialogue when nothing else decides (rep speaks second)', async () => {
     const segments = [
       { speaker: 'Speaker 1', text: 'Hello, this is Dana speaking.' },
-      { speaker: 'Speaker 2', text: "Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?" },
+      {
+        speaker: 'Speaker 2',
+        text: 'Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?',
+      },
       { speaker: 'Speaker 1', text: "I have a few minutes. We're currently using spreadsheets for routing." },
-      { speaker: 'Speaker 2', text: 'How are you handling delays today? What does a missed delivery window cost you?' },
-      { speaker: 'Speaker 1', text: 'Honestly it costs us customers. Our budget is tight this quarter though.' },
-      { speaker: 'Speaker 2', text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.' },
+      {
+        speaker: 'Speaker 2',
+        text: 'How are you handling delays today? What does a missed delivery window cost you?',
+      },
+      {
+        speaker: 'Speaker 1',
+        text: 'Honestly it costs us customers. Our budget is tight this quarter though.',
+      },
+      {
+        speaker: 'Speaker 2',
+        text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
+      },
       { speaker: 'Speaker 1', text: 'Sure, send me the invite.' },
     ];
-    const res = await t.api('POST', '/v1/calls', { body: callBody({ call_type: null, transcript: { segments } }) });
+    const res = await t.api('POST', '/v1/calls', {
+      body: callBody({ call_type: null, transcript: { segments } }),
+    });
     expect(res.status).toBe(202);
     expect(res.body.attribution.speaker_source).toBe('inferred');
-    const row = await t.deps.store.db.selectFrom('calls').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('calls')
+      .selectAll()
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(row.rep_speaker).toBe('Speaker 2');
     expect(row.speaker_confidence).toBeGreaterThan(0);
-    const transcript = await t.deps.store.db.selectFrom('call_transcripts').select('speaker_signals').where('call_id', '=', res.body.id).executeTakeFirstOrThrow();
+    const transcript = await t.deps.store.db
+      .selectFrom('call_transcripts')
+      .select('speaker_signals')
+      .where('call_id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(transcript.speaker_signals!)).toEqual(expect.any(Object));
     expect((await t.api('GET', `/v1/calls/${res.body.id}`)).body.call_type).toBe('cold_call');
   });

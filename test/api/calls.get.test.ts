@@ -11,7 +11,10 @@ describe.each(DIALECTS)('GET /v1/calls/{id} on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   it('returns every field of the Call object and nothing more', async () => {
-    const body = callBody({ metadata: { crm: 'opp-1' }, participants: [{ role: 'customer', name: 'Carla Diaz' }] });
+    const body = callBody({
+      metadata: { crm: 'opp-1' },
+      participants: [{ role: 'customer', name: 'Carla Diaz' }],
+    });
     const created = await t.api('POST', '/v1/calls', { body });
     const res = await t.api('GET', `/v1/calls/${created.body.id}`);
     expect(res.status).toBe(200);
@@ -57,7 +60,11 @@ describe.each(DIALECTS)('GET /v1/calls/{id} on %s', (dialect) => {
 
   it('shows skip_reason only when skipped', async () => {
     const created = await t.api('POST', '/v1/calls', { body: callBody() });
-    await t.deps.store.db.updateTable('calls').set({ status: 'skipped', skip_reason: 'too_short' }).where('id', '=', created.body.id).execute();
+    await t.deps.store.db
+      .updateTable('calls')
+      .set({ status: 'skipped', skip_reason: 'too_short' })
+      .where('id', '=', created.body.id)
+      .execute();
     const res = await t.api('GET', `/v1/calls/${created.body.id}`);
     expect([res.body.status, res.body.skip_reason]).toEqual(['skipped', 'too_short']);
   });

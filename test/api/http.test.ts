@@ -20,7 +20,10 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
   });
 
   it('413 comes before 415', async () => {
-    const res = await t.api('POST', '/v1/calls', { raw: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'text/plain' } });
+    const res = await t.api('POST', '/v1/calls', {
+      raw: 'x'.repeat(1024 * 1024 + 1),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
   });
 
@@ -39,7 +42,10 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    const res = await t.api('POST', '/v1/calls', { raw: JSON.stringify(callBody()), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await t.api('POST', '/v1/calls', {
+      raw: JSON.stringify(callBody()),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(202);
   });
 
@@ -93,7 +99,9 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
     await t.api('GET', '/v1/calls/11111111-2222-4333-8444-555555555555');
     const res = await t.api('GET', '/metrics', { key: null });
     expect(res.status).toBe(200);
-    expect(res.text).toContain('callscore_http_requests_total{env="production",method="GET",route="/v1/calls/:id",status="404"}');
+    expect(res.text).toContain(
+      'callscore_http_requests_total{env="production",method="GET",route="/v1/calls/:id",status="404"}',
+    );
     expect(res.text).not.toContain('11111111-2222');
     expect(res.text).toMatch(/callscore_scoring_jobs\{env="production",status="queued"\} \d+/);
   });

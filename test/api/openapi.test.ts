@@ -13,9 +13,18 @@ describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 with every operation of the contract', async () => {
     const doc = (await printOpenApi(loadConfig({}))) as any;
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/calls', '/v1/calls/{id}', '/v1/openapi.json', '/v1/recordings']);
-    expect(doc.paths['/v1/calls'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
-    expect(Object.keys(doc.paths['/v1/calls'].post.responses)).toEqual(expect.arrayContaining(['200', '202', '409', '422']));
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/v1/calls',
+      '/v1/calls/{id}',
+      '/v1/openapi.json',
+      '/v1/recordings',
+    ]);
+    expect(
+      doc.paths['/v1/calls'].post.requestBody.content['application/json'].schema.additionalProperties,
+    ).toBe(false);
+    expect(Object.keys(doc.paths['/v1/calls'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '202', '409', '422']),
+    );
     expect(doc.paths['/v1/openapi.json'].get.security).toEqual([]);
   });
 
@@ -25,10 +34,13 @@ describe('OpenAPI document', () => {
     const file = path.join(dir, 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(doc));
     try {
-      const result = await run('npx', ['redocly', 'lint', file, '--format', 'json'], { maxBuffer: 10_000_000 }).catch(
-        (error: { stdout: string; stderr: string }) => error,
-      );
-      const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: { message: string; severity: string }[] };
+      const result = await run('npx', ['redocly', 'lint', file, '--format', 'json'], {
+        maxBuffer: 10_000_000,
+      }).catch((error: { stdout: string; stderr: string }) => error);
+      const report = JSON.parse(result.stdout) as {
+        totals: { errors: number };
+        problems: { message: string; severity: string }[];
+      };
       const errors = report.problems.filter((p) => p.severity === 'error').map((p) => p.message);
       expect(errors).toEqual([]);
       expect(report.totals.errors).toBe(0);

@@ -20,7 +20,9 @@ describe('rate limits', () => {
     expect(first.headers.get('ratelimit-remaining')).toBe('3');
     expect(first.headers.get('ratelimit-policy')).toBe('4;w=60');
     expect((await t.api('POST', '/v1/calls', { body: callBody() })).status).toBe(202);
-    expect((await t.api('POST', '/v1/recordings', { body: { content_type: 'audio/mpeg', size_bytes: 5 } })).status).toBe(201);
+    expect(
+      (await t.api('POST', '/v1/recordings', { body: { content_type: 'audio/mpeg', size_bytes: 5 } })).status,
+    ).toBe(201);
     expect((await t.api('GET', UNKNOWN_ID)).status).toBe(404);
     const limited = await t.api('GET', UNKNOWN_ID);
     expect([limited.status, limited.body.error.code]).toEqual([429, 'rate_limited']);
@@ -71,7 +73,11 @@ describe('rate limits', () => {
 
   describe.skipIf(!TEST_REDIS_URL)('with REDIS_URL', () => {
     it('shares one budget between two API processes', async () => {
-      const env = { RATE_LIMIT_PER_IP: '2', REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: `test:${randomUUID()}:` };
+      const env = {
+        RATE_LIMIT_PER_IP: '2',
+        REDIS_URL: TEST_REDIS_URL!,
+        REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      };
       t = await startApp('sqlite', { env });
       const second = await startApp('sqlite', { env });
       try {

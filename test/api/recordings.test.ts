@@ -17,14 +17,24 @@ describe.each(DIALECTS)('recordings on %s', (dialect) => {
   }
 
   async function issue(size = 11, contentType = 'audio/mpeg') {
-    const res = await t.api('POST', '/v1/recordings', { body: { content_type: contentType, size_bytes: size, filename: 'call.mp3' } });
+    const res = await t.api('POST', '/v1/recordings', {
+      body: { content_type: contentType, size_bytes: size, filename: 'call.mp3' },
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
 
-  async function put(upload: any, body: Buffer | string, headers: Record<string, string> = upload.upload_headers) {
+  async function put(
+    upload: any,
+    body: Buffer | string,
+    headers: Record<string, string> = upload.upload_headers,
+  ) {
     const res = await fetch(local(upload.upload_url), { method: 'PUT', headers, body: body as BodyInit });
-    return { status: res.status, body: await res.json().catch(() => null), requestId: res.headers.get('x-request-id') };
+    return {
+      status: res.status,
+      body: await res.json().catch(() => null),
+      requestId: res.headers.get('x-request-id'),
+    };
   }
 
   it('issues an upload on the official base, valid 15 minutes', async () => {
@@ -55,7 +65,10 @@ describe.each(DIALECTS)('recordings on %s', (dialect) => {
     expect((await t.api('GET', `/v1/calls/${call.body.id}`)).body.has_recording).toBe(true);
     const before = await countRows(t.deps);
     const again = await t.api('POST', '/v1/calls', {
-      body: callBody({ recording_id: upload.recording_id, transcript: { segments: sampleSegments(' again') } }),
+      body: callBody({
+        recording_id: upload.recording_id,
+        transcript: { segments: sampleSegments(' again') },
+      }),
     });
     expect([again.status, again.body.error.code]).toEqual([409, 'recording_already_used']);
     expect(await countRows(t.deps)).toEqual(before);
@@ -80,7 +93,11 @@ describe.each(DIALECTS)('recordings on %s', (dialect) => {
     expect((await put(upload, 'short')).status).not.toBe(200);
     const biggerSize = { ...upload, upload_url: upload.upload_url.replace(/size=\d+/, 'size=13') };
     expect((await put(biggerSize, 'hello audio!!')).status).toBe(403);
-    const row = await t.deps.store.db.selectFrom('recordings').selectAll().where('id', '=', upload.recording_id).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('recordings')
+      .selectAll()
+      .where('id', '=', upload.recording_id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('pending');
   });
 
@@ -100,13 +117,21 @@ describe.each(DIALECTS)('recordings on %s', (dialect) => {
   });
 
   it('accepts every supported content type and the 200 MB maximum', async () => {
-    for (const type of ['audio/mpeg', 'audio/wav', 'video/mp4', 'video/x-matroska', 'audio/flac']) await issue(209_715_200, type);
+    for (const type of ['audio/mpeg', 'audio/wav', 'video/mp4', 'video/x-matroska', 'audio/flac'])
+      await issue(209_715_200, type);
   });
 
   it('400, 413 and 415 on POST /v1/recordings', async () => {
-    expect((await t.api('POST', '/v1/recordings', { raw: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await t.api('POST', '/v1/recordings', { raw: 'x', headers: { 'content-type': 'audio/mpeg' } })).status).toBe(415);
-    const big = await t.api('POST', '/v1/recordings', { body: { content_type: 'audio/mpeg', size_bytes: 10, filename: 'x'.repeat(1_100_000) } });
+    expect(
+      (await t.api('POST', '/v1/recordings', { raw: '{', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await t.api('POST', '/v1/recordings', { raw: 'x', headers: { 'content-type': 'audio/mpeg' } })).status,
+    ).toBe(415);
+    const big = await t.api('POST', '/v1/recordings', {
+      body: { content_type: 'audio/mpeg', size_bytes: 10, filename: 'x'.repeat(1_100_000) },
+    });
     expect(big.status).toBe(413);
   });
 });

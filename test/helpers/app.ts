@@ -66,7 +66,11 @@ export async function startApp(
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${address}${path}`, { method, headers, body: body as BodyInit | undefined });
+    const response = await fetch(`${address}${path}`, {
+      method,
+      headers,
+      body: body as BodyInit | undefined,
+    });
     const text = await response.text();
     let parsed: unknown = undefined;
     try {
@@ -91,9 +95,22 @@ export async function startApp(
 }
 
 /** Rows in the tables a rejected request must not touch. */
-export async function countRows(deps: AppDeps): Promise<{ calls: number; transcripts: number; jobs: number }> {
+export async function countRows(
+  deps: AppDeps,
+): Promise<{ calls: number; transcripts: number; jobs: number }> {
   const db = deps.store.db;
   const count = async (table: 'calls' | 'call_transcripts' | 'scoring_jobs') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  return { calls: await count('calls'), transcripts: await count('call_transcripts'), jobs: await count('scoring_jobs') };
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    calls: await count('calls'),
+    transcripts: await count('call_transcripts'),
+    jobs: await count('scoring_jobs'),
+  };
 }

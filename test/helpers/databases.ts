@@ -66,7 +66,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
 }
 
 /** A migrated store on a fresh database; close it and drop the database with `cleanup`. */
-export async function createTestStore(dialect: Dialect): Promise<Store & { cleanup(): Promise<void>; testDb: TestDatabase }> {
+export async function createTestStore(
+  dialect: Dialect,
+): Promise<Store & { cleanup(): Promise<void>; testDb: TestDatabase }> {
   const testDb = await createTestDatabase(dialect);
   const store = createStore({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
   await migrate(store.db);

@@ -25,16 +25,30 @@ export const SCORECARDS = {
   otherAccount: '66666666-6666-4666-8666-666666666666',
 };
 
-const criteria = [{ key: 'next_steps', title: 'Agrees next steps', weight: 1, check: { type: 'phrases', any: ['next step'] } }];
+const criteria = [
+  {
+    key: 'next_steps',
+    title: 'Agrees next steps',
+    weight: 1,
+    check: { type: 'phrases', any: ['next step'] },
+  },
+];
 const password = 'correct horse battery staple';
 
-function blockedAccount(name: string, status: 'active' | 'suspended' | 'payment_required', features: string[], secret: string) {
+function blockedAccount(
+  name: string,
+  status: 'active' | 'suspended' | 'payment_required',
+  features: string[],
+  secret: string,
+) {
   return {
     name,
     status,
     features,
     teams: [{ name: 'Team' }],
-    users: [{ email: `admin@${name.toLowerCase()}.test`, name: 'Admin', role: 'admin' as const, teams: ['Team'] }],
+    users: [
+      { email: `admin@${name.toLowerCase()}.test`, name: 'Admin', role: 'admin' as const, teams: ['Team'] },
+    ],
     scorecards: [{ team: 'Team', name: 'Card', criteria }],
     team_settings: [{ team: 'Team', default_scorecard: 'Card' }],
     api_keys: [{ secret, team: 'Team', created_by: `admin@${name.toLowerCase()}.test` }],
@@ -57,7 +71,13 @@ export const TEST_WORKSPACE: Workspace = {
         { email: 'bare@acme.test', name: 'Bea Bare', role: 'rep', teams: ['Bare'] },
         { email: 'gone@acme.test', name: 'Gus Gone', role: 'rep', teams: ['West'], status: 'inactive' },
         { email: 'new@acme.test', name: 'Nia New', role: 'rep', teams: ['West'], status: 'pending' },
-        { email: 'former@acme.test', name: 'Former Admin', role: 'admin', teams: ['West'], status: 'inactive' },
+        {
+          email: 'former@acme.test',
+          name: 'Former Admin',
+          role: 'admin',
+          teams: ['West'],
+          status: 'inactive',
+        },
       ],
       scorecards: [
         { id: SCORECARDS.discovery, team: 'West', name: 'Discovery', criteria },
@@ -94,9 +114,17 @@ export const TEST_WORKSPACE: Workspace = {
 export function sampleSegments(suffix = '') {
   return [
     { speaker: 'Carla Diaz', text: `Hi, thanks for making time today.${suffix}`, start_ms: 0 },
-    { speaker: 'Bob Stone', text: 'Of course. Could you walk me through how your team handles renewals today?', start_ms: 4000 },
+    {
+      speaker: 'Bob Stone',
+      text: 'Of course. Could you walk me through how your team handles renewals today?',
+      start_ms: 4000,
+    },
     { speaker: 'Carla Diaz', text: 'Mostly spreadsheets, and we lose track of dates.', start_ms: 9000 },
-    { speaker: 'Bob Stone', text: 'What does a missed renewal cost you? As a next step I will send a calendar invite.', start_ms: 15000 },
+    {
+      speaker: 'Bob Stone',
+      text: 'What does a missed renewal cost you? As a next step I will send a calendar invite.',
+      start_ms: 15000,
+    },
   ];
 }
 

@@ -15,13 +15,36 @@ async function backlog(store: Store, n: number, startMs: number): Promise<void> 
         const id = crypto.randomUUID();
         const when = at(startMs + i).toISOString();
         await insertCallIfAbsent(tx, {
-          id, account_id: o.accountId, team_id: o.teamId, rep_user_id: o.userId, ingest_rep_user_id: o.userId,
-          provider: null, external_id: null, fingerprint: id, status: 'queued', skip_reason: null,
-          call_type: 'discovery', scorecard_id: o.scorecardId, title: 'Backfill', rep_speaker: 'Bob Stone',
-          speaker_source: 'rep_speaker', rep_source: 'rep_email', speaker_confidence: null, recording_id: null,
-          api_key_id: null, occurred_at: when, created_at: when, updated_at: when,
+          id,
+          account_id: o.accountId,
+          team_id: o.teamId,
+          rep_user_id: o.userId,
+          ingest_rep_user_id: o.userId,
+          provider: null,
+          external_id: null,
+          fingerprint: id,
+          status: 'queued',
+          skip_reason: null,
+          call_type: 'discovery',
+          scorecard_id: o.scorecardId,
+          title: 'Backfill',
+          rep_speaker: 'Bob Stone',
+          speaker_source: 'rep_speaker',
+          rep_source: 'rep_email',
+          speaker_confidence: null,
+          recording_id: null,
+          api_key_id: null,
+          occurred_at: when,
+          created_at: when,
+          updated_at: when,
         });
-        await insertTranscript(tx, { call_id: id, turns: '[]', participants: null, metadata: null, speaker_signals: null });
+        await insertTranscript(tx, {
+          call_id: id,
+          turns: '[]',
+          participants: null,
+          metadata: null,
+          speaker_signals: null,
+        });
         await enqueueScoring(tx, id, o.accountId, when);
       }
     });
@@ -39,10 +62,14 @@ describe.each(DIALECTS)('claims on %s', (dialect) => {
     await backlog(store, 300, -600_000);
     const acme = (await owner(store, 'Acme')).accountId;
     // Acme's backfill is already being worked on…
-    for (let i = 0; i < 3; i++) expect((await claimNext(store, { now: at(i), leaseMs: 60_000 }))?.accountId).toBe(acme);
+    for (let i = 0; i < 3; i++)
+      expect((await claimNext(store, { now: at(i), leaseMs: 60_000 }))?.accountId).toBe(acme);
     // …when Other's live call arrives, after every queued Acme job.
     const live = await addCall(store, { account: 'Other', enqueuedAt: at(10) });
-    const next = [await claimNext(store, { now: at(20), leaseMs: 60_000 }), await claimNext(store, { now: at(21), leaseMs: 60_000 })];
+    const next = [
+      await claimNext(store, { now: at(20), leaseMs: 60_000 }),
+      await claimNext(store, { now: at(21), leaseMs: 60_000 }),
+    ];
     expect(next.map((l) => l?.callId)).toContain(live);
   });
 
@@ -84,7 +111,11 @@ describe.each(DIALECTS)('claims on %s', (dialect) => {
       const ids = claimed.map((l) => l.jobId);
       expect(ids).toHaveLength(60);
       expect(new Set(ids).size).toBe(60);
-      const running = await store.db.selectFrom('scoring_jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'running').executeTakeFirstOrThrow();
+      const running = await store.db
+        .selectFrom('scoring_jobs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow();
       expect(Number(running.n)).toBe(60);
       expect(claimed.every((l) => l.fencingToken === 1)).toBe(true);
     } finally {

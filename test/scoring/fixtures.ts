@@ -33,10 +33,22 @@ export function longTurns() {
     t('Carla Diaz', 'Hi, thanks for making time today.', 0),
     t(REP, 'Of course. Could you walk me through how your team handles renewals today, end to end?', 4000),
     t('Carla Diaz', 'Mostly spreadsheets, and we lose track of dates.', 9000),
-    t(REP, 'What does a missed renewal cost you in a typical quarter, roughly, and who notices first?', 15000),
+    t(
+      REP,
+      'What does a missed renewal cost you in a typical quarter, roughly, and who notices first?',
+      15000,
+    ),
     t('Carla Diaz', 'Our finance lead, usually too late.', 21000),
-    t(REP, 'That makes sense. Many teams we work with had exactly that problem before switching over.', 26000),
-    t(REP, 'As a next step I will send a calendar invite for a demo with your finance lead next week.', 31000),
+    t(
+      REP,
+      'That makes sense. Many teams we work with had exactly that problem before switching over.',
+      26000,
+    ),
+    t(
+      REP,
+      'As a next step I will send a calendar invite for a demo with your finance lead next week.',
+      31000,
+    ),
   ];
 }
 
@@ -58,7 +70,11 @@ interface Owner {
 /** Acme/West/Bob with the Discovery scorecard, or the Other account's admin with its card. */
 export async function owner(store: Store, account: 'Acme' | 'Other' = 'Acme'): Promise<Owner> {
   const db = store.db;
-  const acc = await db.selectFrom('accounts').select('id').where('name', '=', account).executeTakeFirstOrThrow();
+  const acc = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('name', '=', account)
+    .executeTakeFirstOrThrow();
   const email = account === 'Acme' ? 'bob.stone@acme.test' : 'admin@other.test';
   const user = await db
     .selectFrom('users')
@@ -131,7 +147,11 @@ export async function addCall(store: Store, options: AddCallOptions = {}): Promi
 }
 
 export async function callRow(store: Store, id: string) {
-  return store.db.selectFrom('calls').select(['status', 'skip_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+  return store.db
+    .selectFrom('calls')
+    .select(['status', 'skip_reason'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 export async function jobRow(store: Store, callId: string) {

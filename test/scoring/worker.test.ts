@@ -66,8 +66,20 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
       .set({ status: 'archived' })
       .where('id', '=', SCORECARDS.discovery)
       .execute();
-    await store.db.insertInto('scorecard_versions').values({ scorecard_id: SCORECARDS.negotiation, version: 2, criteria: '[]', created_at: T0.toISOString() }).execute();
-    await store.db.updateTable('scorecards').set({ current_version: 2 }).where('id', '=', SCORECARDS.negotiation).execute();
+    await store.db
+      .insertInto('scorecard_versions')
+      .values({
+        scorecard_id: SCORECARDS.negotiation,
+        version: 2,
+        criteria: '[]',
+        created_at: T0.toISOString(),
+      })
+      .execute();
+    await store.db
+      .updateTable('scorecards')
+      .set({ current_version: 2 })
+      .where('id', '=', SCORECARDS.negotiation)
+      .execute();
 
     const worker = testWorker(store);
     const outcomes = [];
@@ -80,15 +92,39 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
     expect(await callRow(store, draft)).toEqual({ status: 'skipped', skip_reason: 'no_scorecard' });
     expect(await callRow(store, none)).toEqual({ status: 'skipped', skip_reason: 'no_scorecard' });
     expect(await callRow(store, emptyCard)).toEqual({ status: 'skipped', skip_reason: 'empty_scorecard' });
-    expect(await currentResult(store.db, emptyCard)).toMatchObject({ score: null, skip_reason: 'empty_scorecard', scorecard_version: 2, criteria: '[]' });
+    expect(await currentResult(store.db, emptyCard)).toMatchObject({
+      score: null,
+      skip_reason: 'empty_scorecard',
+      scorecard_version: 2,
+      criteria: '[]',
+    });
   });
 
   it('skips too_short and all_criteria_na with a published scorecard', async () => {
     const tooShort = await addCall(store, { turns: shortTurns() });
     const na = await addCall(store, { scorecardId: SCORECARDS.negotiation });
-    const criteria = [{ key: 'pricing', title: 'Handles pricing', applies_when: { customer_mentions_any: ['price'] }, check: { type: 'phrases', any: ['discount'] } }];
-    await store.db.insertInto('scorecard_versions').values({ scorecard_id: SCORECARDS.negotiation, version: 2, criteria: JSON.stringify(criteria), created_at: T0.toISOString() }).execute();
-    await store.db.updateTable('scorecards').set({ current_version: 2 }).where('id', '=', SCORECARDS.negotiation).execute();
+    const criteria = [
+      {
+        key: 'pricing',
+        title: 'Handles pricing',
+        applies_when: { customer_mentions_any: ['price'] },
+        check: { type: 'phrases', any: ['discount'] },
+      },
+    ];
+    await store.db
+      .insertInto('scorecard_versions')
+      .values({
+        scorecard_id: SCORECARDS.negotiation,
+        version: 2,
+        criteria: JSON.stringify(criteria),
+        created_at: T0.toISOString(),
+      })
+      .execute();
+    await store.db
+      .updateTable('scorecards')
+      .set({ current_version: 2 })
+      .where('id', '=', SCORECARDS.negotiation)
+      .execute();
     const worker = testWorker(store);
     await worker.runOnce();
     await worker.runOnce();
@@ -107,12 +143,20 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
 
     expect(await reapExpired(store.db, at(2_000))).toEqual({ requeued: 1, failed: 0 });
     const job = await jobRow(store, id);
-    expect(job).toMatchObject({ status: 'queued', attempts: 1, lease_until: null, last_error: 'lease expired' });
+    expect(job).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      lease_until: null,
+      last_error: 'lease expired',
+    });
     expect((await callRow(store, id)).status).toBe('queued');
     expect(await heartbeat(store.db, lease, at(2_100), 1_000)).toBe(false);
 
     // The next worker picks it up and scores it.
-    expect(await testWorker(store, { now: () => at(3_000) }).runOnce()).toMatchObject({ callId: id, outcome: 'scored' });
+    expect(await testWorker(store, { now: () => at(3_000) }).runOnce()).toMatchObject({
+      callId: id,
+      outcome: 'scored',
+    });
     expect((await callRow(store, id)).status).toBe('scored');
   });
 
@@ -130,12 +174,23 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
   it('retries a scoring error after a backoff and fails the call at the third error', async () => {
     const id = await addCall(store);
     // Unreadable stored turns make scoring throw, for real.
-    await store.db.updateTable('call_transcripts').set({ turns: '{not json' }).where('call_id', '=', id).execute();
+    await store.db
+      .updateTable('call_transcripts')
+      .set({ turns: '{not json' })
+      .where('call_id', '=', id)
+      .execute();
     const c = clock();
     const worker = testWorker(store, { now: c.now, backoffMs: (n) => n * 10_000 });
-    expect(await worker.runOnce()).toMatchObject({ outcome: 'retry', error: expect.stringContaining('JSON') });
+    expect(await worker.runOnce()).toMatchObject({
+      outcome: 'retry',
+      error: expect.stringContaining('JSON'),
+    });
     expect(await callRow(store, id)).toEqual({ status: 'queued', skip_reason: null });
-    expect(await jobRow(store, id)).toMatchObject({ status: 'queued', attempts: 1, available_at: at(10_000).toISOString() });
+    expect(await jobRow(store, id)).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      available_at: at(10_000).toISOString(),
+    });
     expect(await worker.runOnce()).toBeNull(); // backing off
     c.set(10_000);
     expect(await worker.runOnce()).toMatchObject({ outcome: 'retry' });
@@ -178,8 +233,20 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
       { key: 'next_steps', title: 'Agrees next steps', check: { type: 'phrases', any: ['next step'] } },
       { key: 'pricing', title: 'Talks pricing', check: { type: 'phrases', any: ['discount'] } },
     ];
-    await store.db.insertInto('scorecard_versions').values({ scorecard_id: SCORECARDS.discovery, version: 2, criteria: JSON.stringify(criteria), created_at: T0.toISOString() }).execute();
-    await store.db.updateTable('scorecards').set({ current_version: 2 }).where('id', '=', SCORECARDS.discovery).execute();
+    await store.db
+      .insertInto('scorecard_versions')
+      .values({
+        scorecard_id: SCORECARDS.discovery,
+        version: 2,
+        criteria: JSON.stringify(criteria),
+        created_at: T0.toISOString(),
+      })
+      .execute();
+    await store.db
+      .updateTable('scorecards')
+      .set({ current_version: 2 })
+      .where('id', '=', SCORECARDS.discovery)
+      .execute();
     expect(await requeueCall(store.db, id, 'rerun', at(1_000))).toEqual(expect.any(String));
     expect(await callRow(store, id)).toEqual({ status: 'queued', skip_reason: null });
     expect(await testWorker(store, { now: () => at(2_000) }).runOnce()).toMatchObject({ outcome: 'scored' });
@@ -192,7 +259,10 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
     expect((await currentResult(store.db, id))?.id).toBe(history[0]!.id);
     // The database itself refuses a second current result.
     await expect(
-      store.db.insertInto('score_results').values({ ...history[1]!, id: crypto.randomUUID(), is_current: 1 }).execute(),
+      store.db
+        .insertInto('score_results')
+        .values({ ...history[1]!, id: crypto.randomUUID(), is_current: 1 })
+        .execute(),
     ).rejects.toThrow();
     expect(await requeueCall(store.db, crypto.randomUUID(), 'rerun')).toBeNull();
   });
@@ -207,9 +277,17 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
     expect((await callRow(store, id)).status).toBe('queued');
     slow.open();
     expect(await run).toMatchObject({ outcome: 'fenced' });
-    expect(await testWorker(store, { now: () => at(2_000) }).runOnce()).toMatchObject({ callId: id, outcome: 'scored' });
+    expect(await testWorker(store, { now: () => at(2_000) }).runOnce()).toMatchObject({
+      callId: id,
+      outcome: 'scored',
+    });
     const jobs = await jobsForCall(store.db, id);
-    expect(jobs.map((j) => [j.status, j.reason])).toEqual(expect.arrayContaining([['done', 'ingest'], ['done', 'reassign']]));
+    expect(jobs.map((j) => [j.status, j.reason])).toEqual(
+      expect.arrayContaining([
+        ['done', 'ingest'],
+        ['done', 'reassign'],
+      ]),
+    );
     expect(await resultHistory(store.db, id)).toHaveLength(1);
   });
 
@@ -248,10 +326,13 @@ describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
     const ids = [await addCall(store), await addCall(store, { turns: shortTurns() })];
     const worker = testWorker(store, { pollMs: 10 });
     worker.start();
-    await vi.waitFor(async () => {
-      expect((await callRow(store, ids[0]!)).status).toBe('scored');
-      expect((await callRow(store, ids[1]!)).status).toBe('skipped');
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        expect((await callRow(store, ids[0]!)).status).toBe('scored');
+        expect((await callRow(store, ids[1]!)).status).toBe('skipped');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     await worker.stop();
     const late = await addCall(store);
     expect(await worker.runOnce()).toBeNull();

@@ -49,9 +49,20 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
   const call = (id: string) =>
     t.deps.store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const jobs = (id: string) =>
-    t.deps.store.db.selectFrom('scoring_jobs').selectAll().where('call_id', '=', id).orderBy('created_at').execute();
+    t.deps.store.db
+      .selectFrom('scoring_jobs')
+      .selectAll()
+      .where('call_id', '=', id)
+      .orderBy('created_at')
+      .execute();
   const userId = async (email: string) =>
-    (await t.deps.store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    (
+      await t.deps.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow()
+    ).id;
 
   beforeAll(async () => {
     t = await startApp(dialect, { workspace: workspace() });
@@ -66,25 +77,38 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('a rep notes a turn of their own call; the note shows under the turn, escaped', async () => {
       const id = await createCall();
       const bob = web['bob.stone@acme.test']!;
-      const res = await post(bob, `/calls/${id}/comments`, { turn: '1', body: '<script>alert(1)</script> Ask about budget' });
+      const res = await post(bob, `/calls/${id}/comments`, {
+        turn: '1',
+        body: '<script>alert(1)</script> Ask about budget',
+      });
       expect([res.status, res.location]).toEqual([303, `/calls/${id}?notice=commented#turn-1`]);
       const page = await bob.get(res.location!);
       expect(page.text).toContain('Note added.');
       const turn = page.text.slice(page.text.indexOf('id="turn-1"'), page.text.indexOf('id="turn-2"'));
       expect(turn).toContain('&lt;script>alert(1)&lt;/script> Ask about budget');
       expect(page.text).not.toContain('<script>alert(1)');
-      const rows = await t.deps.store.db.selectFrom('call_comments').selectAll().where('call_id', '=', id).execute();
-      expect(rows.map((r) => [r.turn_index, r.author_user_id])).toEqual([[1, await userId('bob.stone@acme.test')]]);
+      const rows = await t.deps.store.db
+        .selectFrom('call_comments')
+        .selectAll()
+        .where('call_id', '=', id)
+        .execute();
+      expect(rows.map((r) => [r.turn_index, r.author_user_id])).toEqual([
+        [1, await userId('bob.stone@acme.test')],
+      ]);
     });
 
     it('refuses an empty note, a turn outside the transcript and a missing form token', async () => {
       const id = await createCall();
       const bob = web['bob.stone@acme.test']!;
       expect((await post(bob, `/calls/${id}/comments`, { body: '   ' })).location).toContain('error=comment');
-      expect((await post(bob, `/calls/${id}/comments`, { turn: '99', body: 'x' })).location).toContain('error=turn');
+      expect((await post(bob, `/calls/${id}/comments`, { turn: '99', body: 'x' })).location).toContain(
+        'error=turn',
+      );
       const noToken = await bob.post(`/calls/${id}/comments`, { body: 'x' });
       expect(noToken.status).toBe(403);
-      expect(await t.deps.store.db.selectFrom('call_comments').selectAll().where('call_id', '=', id).execute()).toEqual([]);
+      expect(
+        await t.deps.store.db.selectFrom('call_comments').selectAll().where('call_id', '=', id).execute(),
+      ).toEqual([]);
     });
 
     it('another team’s manager gets 404 for every action on the call', async () => {
@@ -129,7 +153,12 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       const res = await post(wendy, `/calls/${id}/reassign`, { member: `${ray}:${west}` });
       expect([res.status, res.location]).toEqual([303, `/calls/${id}?notice=reassigned`]);
       const row = await call(id);
-      expect([row.rep_user_id, row.team_id, row.scorecard_id, row.status]).toEqual([ray, west, SCORECARDS.negotiation, 'queued']);
+      expect([row.rep_user_id, row.team_id, row.scorecard_id, row.status]).toEqual([
+        ray,
+        west,
+        SCORECARDS.negotiation,
+        'queued',
+      ]);
       expect(row.ingest_rep_user_id).toBe(await userId('bob.stone@acme.test'));
       const js = await jobs(id);
       expect(js.map((j) => [j.reason, j.status])).toEqual([
@@ -148,11 +177,21 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('refuses a member outside the manager’s teams, and a team without a usable scorecard', async () => {
       const id = await createCall({ call_type: 'negotiation' });
       const erin = await userId('erin@acme.test');
-      const east = (await t.deps.store.db.selectFrom('teams').select('id').where('name', '=', 'East').executeTakeFirstOrThrow()).id;
-      const wendyRes = await post(web['wendy@acme.test']!, `/calls/${id}/reassign`, { member: `${erin}:${east}` });
+      const east = (
+        await t.deps.store.db
+          .selectFrom('teams')
+          .select('id')
+          .where('name', '=', 'East')
+          .executeTakeFirstOrThrow()
+      ).id;
+      const wendyRes = await post(web['wendy@acme.test']!, `/calls/${id}/reassign`, {
+        member: `${erin}:${east}`,
+      });
       expect(wendyRes.location).toBe(`/calls/${id}?error=member#manage`);
       // East's negotiation rule points to an archived scorecard: an admin cannot move the call there.
-      const adaRes = await post(web['ada@acme.test']!, `/calls/${id}/reassign`, { member: `${erin}:${east}` });
+      const adaRes = await post(web['ada@acme.test']!, `/calls/${id}/reassign`, {
+        member: `${erin}:${east}`,
+      });
       expect(adaRes.location).toBe(`/calls/${id}?error=no_scorecard#manage`);
       const page = await web['ada@acme.test']!.get(adaRes.location!);
       expect(page.text).toContain('has no published scorecard for this call type');
@@ -163,8 +202,14 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('re-runs only a failed call (failed → queued)', async () => {
       const id = await createCall();
       const wendy = web['wendy@acme.test']!;
-      expect((await post(wendy, `/calls/${id}/rerun`, {})).location).toBe(`/calls/${id}?error=not_failed#manage`);
-      await t.deps.store.db.updateTable('scoring_jobs').set({ status: 'done' }).where('call_id', '=', id).execute();
+      expect((await post(wendy, `/calls/${id}/rerun`, {})).location).toBe(
+        `/calls/${id}?error=not_failed#manage`,
+      );
+      await t.deps.store.db
+        .updateTable('scoring_jobs')
+        .set({ status: 'done' })
+        .where('call_id', '=', id)
+        .execute();
       await t.deps.store.db.updateTable('calls').set({ status: 'failed' }).where('id', '=', id).execute();
       expect((await wendy.get(`/calls/${id}`)).text).toContain('Re-run scoring');
       const res = await post(wendy, `/calls/${id}/rerun`, {});
@@ -176,22 +221,44 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('corrects the rep speaker to one of the transcript’s labels; attribution stays as it arrived', async () => {
       const id = await createCall();
       const wendy = web['wendy@acme.test']!;
-      expect((await post(wendy, `/calls/${id}/speaker`, { label: 'Nobody' })).location).toContain('error=label');
+      expect((await post(wendy, `/calls/${id}/speaker`, { label: 'Nobody' })).location).toContain(
+        'error=label',
+      );
       const res = await post(wendy, `/calls/${id}/speaker`, { label: 'Carla Diaz' });
       expect(res.location).toBe(`/calls/${id}?notice=speaker`);
       const row = await call(id);
-      expect([row.rep_speaker, row.speaker_source, row.status]).toEqual(['Carla Diaz', 'name_match', 'queued']);
+      expect([row.rep_speaker, row.speaker_source, row.status]).toEqual([
+        'Carla Diaz',
+        'name_match',
+        'queued',
+      ]);
       expect((await jobs(id)).map((j) => j.reason)).toEqual(['ingest', 'speaker']);
       const page = await wendy.get(`/calls/${id}`);
       expect(page.text).toContain('Rep speaker corrected from “Bob Stone” to “Carla Diaz”');
-      expect(page.text).toContain("matched by the rep&#39;s name or email");
+      expect(page.text).toContain('matched by the rep&#39;s name or email');
     });
 
     it('overrides a criterion score with a comment: both scores and the adjusted call score show', async () => {
       const id = await createCall();
       const criteria = [
-        { key: 'next_steps', title: 'Agrees next steps', weight: 1, score: 1, na: false, evidence: [], rationale: 'ok' },
-        { key: 'questions', title: 'Asks questions', weight: 1, score: 0.5, na: false, evidence: [], rationale: 'ok' },
+        {
+          key: 'next_steps',
+          title: 'Agrees next steps',
+          weight: 1,
+          score: 1,
+          na: false,
+          evidence: [],
+          rationale: 'ok',
+        },
+        {
+          key: 'questions',
+          title: 'Asks questions',
+          weight: 1,
+          score: 0.5,
+          na: false,
+          evidence: [],
+          rationale: 'ok',
+        },
       ];
       await t.deps.store.db
         .insertInto('score_results')
@@ -210,7 +277,11 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
         .execute();
       await t.deps.store.db.updateTable('calls').set({ status: 'scored' }).where('id', '=', id).execute();
       const wendy = web['wendy@acme.test']!;
-      const bad = await post(wendy, `/calls/${id}/overrides`, { criterion: 'next_steps', score: '140', comment: 'x' });
+      const bad = await post(wendy, `/calls/${id}/overrides`, {
+        criterion: 'next_steps',
+        score: '140',
+        comment: 'x',
+      });
       expect(bad.location).toContain('error=override');
       const res = await post(wendy, `/calls/${id}/overrides`, {
         criterion: 'next_steps',
@@ -224,10 +295,18 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect(page.text).toContain('Manager’s score:');
       expect(page.text).toContain('Proposed a step but &lt;b>no date&lt;/b>.');
       expect(page.text).toContain('by <span>Wendy West</span>');
-      const rows = await t.deps.store.db.selectFrom('criterion_overrides').selectAll().where('call_id', '=', id).execute();
+      const rows = await t.deps.store.db
+        .selectFrom('criterion_overrides')
+        .selectAll()
+        .where('call_id', '=', id)
+        .execute();
       expect(rows.map((r) => [r.criterion_key, Number(r.score)])).toEqual([['next_steps', 0.2]]);
       // The AI's result is untouched.
-      const result = await t.deps.store.db.selectFrom('score_results').select('criteria').where('call_id', '=', id).executeTakeFirstOrThrow();
+      const result = await t.deps.store.db
+        .selectFrom('score_results')
+        .select('criteria')
+        .where('call_id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(result.criteria)[0].score).toBe(1);
     });
   });
@@ -237,7 +316,9 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     const bytes = Buffer.from('0123456789abcdefghij');
 
     beforeAll(async () => {
-      const upload = await t.api('POST', '/v1/recordings', { body: { content_type: 'audio/mpeg', size_bytes: bytes.length } });
+      const upload = await t.api('POST', '/v1/recordings', {
+        body: { content_type: 'audio/mpeg', size_bytes: bytes.length },
+      });
       expect(upload.status).toBe(201);
       const put = await fetch(upload.body.upload_url.replace('https://api.callscore.test', t.baseUrl), {
         method: 'PUT',
@@ -251,7 +332,9 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('shows a player and seekable turn times, with the script served as a file', async () => {
       const bob = web['bob.stone@acme.test']!;
       const page = await bob.get(`/calls/${id}`);
-      expect(page.text).toContain(`<audio id="call-player" class="player" controls="" preload="metadata" src="/calls/${id}/recording">`);
+      expect(page.text).toContain(
+        `<audio id="call-player" class="player" controls="" preload="metadata" src="/calls/${id}/recording">`,
+      );
       expect(page.text).toMatch(/<button type="button" class="button-link seek" data-seek-ms="4000"/);
       expect(page.text).toContain('<script src="/assets/coaching.js" defer></script>');
       const script = await new WebClient(t.baseUrl).get('/assets/coaching.js');
@@ -263,18 +346,26 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('streams the file whole, or a range with 206, and refuses unsatisfiable ranges with 416', async () => {
       const bob = web['bob.stone@acme.test']!;
       const whole = await bob.get(`/calls/${id}/recording`);
-      expect([whole.status, whole.text, whole.headers.get('content-type'), whole.headers.get('accept-ranges')]).toEqual([
-        200,
-        bytes.toString(),
-        'audio/mpeg',
-        'bytes',
-      ]);
+      expect([
+        whole.status,
+        whole.text,
+        whole.headers.get('content-type'),
+        whole.headers.get('accept-ranges'),
+      ]).toEqual([200, bytes.toString(), 'audio/mpeg', 'bytes']);
       const part = await bob.get(`/calls/${id}/recording`, { range: 'bytes=2-5' });
-      expect([part.status, part.text, part.headers.get('content-range')]).toEqual([206, '2345', 'bytes 2-5/20']);
+      expect([part.status, part.text, part.headers.get('content-range')]).toEqual([
+        206,
+        '2345',
+        'bytes 2-5/20',
+      ]);
       const open = await bob.get(`/calls/${id}/recording`, { range: 'bytes=15-' });
       expect([open.status, open.text]).toEqual([206, 'fghij']);
       const suffix = await bob.get(`/calls/${id}/recording`, { range: 'bytes=-3' });
-      expect([suffix.status, suffix.text, suffix.headers.get('content-range')]).toEqual([206, 'hij', 'bytes 17-19/20']);
+      expect([suffix.status, suffix.text, suffix.headers.get('content-range')]).toEqual([
+        206,
+        'hij',
+        'bytes 17-19/20',
+      ]);
       for (const range of ['bytes=20-30', 'bytes=5-2', 'bytes=x-']) {
         const bad = await bob.get(`/calls/${id}/recording`, { range });
         expect([bad.status, bad.headers.get('content-range')], range).toEqual([416, 'bytes */20']);
@@ -292,7 +383,9 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
 
   describe('CSV export', () => {
     it('exports the visible calls with the library’s filters, injection-safe', async () => {
-      const evil = await createCall({ participants: [{ role: 'customer', name: '=HYPERLINK("http://x","y")' }] });
+      const evil = await createCall({
+        participants: [{ role: 'customer', name: '=HYPERLINK("http://x","y")' }],
+      });
       const east = await createCall(
         {
           rep: { email: 'erin@acme.test' },
@@ -309,11 +402,15 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       const res = await bob.get('/calls.csv');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-      expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"/);
+      expect(res.headers.get('content-disposition')).toMatch(
+        /attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"/,
+      );
       const lines = res.text.trimEnd().split('\r\n');
       expect(lines[0]).toBe('date,rep,team,title,call_type,status,score,app_url');
       const evilLine = lines.find((l) => l.endsWith(`/calls/${evil}`))!;
-      expect(evilLine).toContain(`,"'=HYPERLINK(""http://x"",""y"")",discovery,queued,,https://app.callscore.test/calls/${evil}`);
+      expect(evilLine).toContain(
+        `,"'=HYPERLINK(""http://x"",""y"")",discovery,queued,,https://app.callscore.test/calls/${evil}`,
+      );
       expect(evilLine.startsWith('2026-11-20T15:04:05.000Z,Bob Stone,West,')).toBe(true);
       expect(res.text).not.toContain(east);
       // Every row is one of Bob's calls, as in the library.
@@ -332,7 +429,11 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
   });
 
   describe('calls added in the web app', () => {
-    async function submit(client: WebClient, fields: Record<string, string | Blob>, filename?: Record<string, string>) {
+    async function submit(
+      client: WebClient,
+      fields: Record<string, string | Blob>,
+      filename?: Record<string, string>,
+    ) {
       const page = await client.get('/calls/new');
       expect(page.status).toBe(200);
       const fd = new FormData();
@@ -353,7 +454,13 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('a rep pastes a transcript: the call has no attribution and is readable through the API', async () => {
       const bob = web['bob.stone@acme.test']!;
       const bobId = await userId('bob.stone@acme.test');
-      const west = (await t.deps.store.db.selectFrom('teams').select('id').where('name', '=', 'West').executeTakeFirstOrThrow()).id;
+      const west = (
+        await t.deps.store.db
+          .selectFrom('teams')
+          .select('id')
+          .where('name', '=', 'West')
+          .executeTakeFirstOrThrow()
+      ).id;
       const res = await submit(bob, {
         rep: `${bobId}:${west}`,
         transcript: `${PASTED}\nCarla Diaz: Ref ${Math.random()}`,
@@ -363,17 +470,23 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect(res.status, res.text).toBe(303);
       const id = /^\/calls\/([0-9a-f-]{36})\?notice=created$/.exec(res.location!)![1]!;
       const row = await call(id);
-      expect([row.rep_speaker, row.speaker_source, row.rep_source, row.provider, row.scorecard_id, row.occurred_at]).toEqual([
-        'Bob Stone',
-        null,
-        null,
-        null,
-        SCORECARDS.negotiation,
-        '2026-11-20T10:30:00.000Z',
-      ]);
+      expect([
+        row.rep_speaker,
+        row.speaker_source,
+        row.rep_source,
+        row.provider,
+        row.scorecard_id,
+        row.occurred_at,
+      ]).toEqual(['Bob Stone', null, null, null, SCORECARDS.negotiation, '2026-11-20T10:30:00.000Z']);
       const api = await t.api('GET', `/v1/calls/${id}`);
       expect(api.status).toBe(200);
-      expect(api.body).toMatchObject({ id, attribution: null, status: 'queued', rep: { email: 'bob.stone@acme.test' }, call_type: 'negotiation' });
+      expect(api.body).toMatchObject({
+        id,
+        attribution: null,
+        status: 'queued',
+        rep: { email: 'bob.stone@acme.test' },
+        call_type: 'negotiation',
+      });
       expect((await jobs(id)).map((j) => j.status)).toEqual(['queued']);
       const page = await bob.get(res.location!);
       expect(page.text).toContain('Call added. It is queued for scoring.');
@@ -383,7 +496,13 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('a manager uploads a WebVTT file and a recording for a rep of the team', async () => {
       const wendy = web['wendy@acme.test']!;
       const ray = await userId('ray@acme.test');
-      const west = (await t.deps.store.db.selectFrom('teams').select('id').where('name', '=', 'West').executeTakeFirstOrThrow()).id;
+      const west = (
+        await t.deps.store.db
+          .selectFrom('teams')
+          .select('id')
+          .where('name', '=', 'West')
+          .executeTakeFirstOrThrow()
+      ).id;
       const vtt = `WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v Dana Buyer>Hello there ${Math.random()}</v>\n\n00:00:04.000 --> 00:00:06.000\n<v Ray R.>Thanks for joining, what should we cover?</v>\n`;
       const res = await submit(
         wendy,
@@ -400,11 +519,25 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       const row = await call(id);
       expect([row.rep_user_id, row.rep_speaker, row.title]).toEqual([ray, 'Ray R.', 'Dana Buyer']);
       const turns = JSON.parse(
-        (await t.deps.store.db.selectFrom('call_transcripts').select('turns').where('call_id', '=', id).executeTakeFirstOrThrow()).turns,
+        (
+          await t.deps.store.db
+            .selectFrom('call_transcripts')
+            .select('turns')
+            .where('call_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).turns,
       );
-      expect(turns[1]).toEqual({ speaker: 'Ray R.', text: 'Thanks for joining, what should we cover?', start_ms: 4000 });
+      expect(turns[1]).toEqual({
+        speaker: 'Ray R.',
+        text: 'Thanks for joining, what should we cover?',
+        start_ms: 4000,
+      });
       const media = await wendy.get(`/calls/${id}/recording`, { range: 'bytes=0-3' });
-      expect([media.status, media.text, media.headers.get('content-type')]).toEqual([206, 'RIFF', 'audio/wav']);
+      expect([media.status, media.text, media.headers.get('content-type')]).toEqual([
+        206,
+        'RIFF',
+        'audio/wav',
+      ]);
       const api = await t.api('GET', `/v1/calls/${id}`);
       expect([api.body.has_recording, api.body.attribution]).toEqual([true, null]);
     });
@@ -412,15 +545,28 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('shows errors next to the fields and keeps the pasted text; a rep cannot make calls for others', async () => {
       const bob = web['bob.stone@acme.test']!;
       const ray = await userId('ray@acme.test');
-      const west = (await t.deps.store.db.selectFrom('teams').select('id').where('name', '=', 'West').executeTakeFirstOrThrow()).id;
+      const west = (
+        await t.deps.store.db
+          .selectFrom('teams')
+          .select('id')
+          .where('name', '=', 'West')
+          .executeTakeFirstOrThrow()
+      ).id;
       const before = await t.deps.store.db.selectFrom('calls').select('id').execute();
-      const unlabeled = await submit(bob, { rep: `${ray}:${west}`, transcript: 'just some words <b>here</b>' });
+      const unlabeled = await submit(bob, {
+        rep: `${ray}:${west}`,
+        transcript: 'just some words <b>here</b>',
+      });
       expect(unlabeled.status).toBe(422);
       expect(unlabeled.text).toContain('id="nc-rep-error"');
       expect(unlabeled.text).toContain('id="nc-transcript-error"');
       expect(unlabeled.text).toContain('just some words &lt;b>here&lt;/b>');
       const bobId = await userId('bob.stone@acme.test');
-      const wrongSpeaker = await submit(bob, { rep: `${bobId}:${west}`, transcript: PASTED, rep_speaker: 'Zed' });
+      const wrongSpeaker = await submit(bob, {
+        rep: `${bobId}:${west}`,
+        transcript: PASTED,
+        rep_speaker: 'Zed',
+      });
       expect(wrongSpeaker.status).toBe(422);
       expect(wrongSpeaker.text).toContain('The transcript’s labels are: Carla Diaz, Bob Stone.');
       const noToken = await fetch(`${t.baseUrl}/calls/new`, {

@@ -19,8 +19,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: unknown[] }> } })
-      .axe;
+    const axe = (
+      globalThis as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: unknown[] }> } }
+    ).axe;
     return (await axe.run(document, { resultTypes: ['violations'] })).violations;
   })) as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
   return violations
@@ -36,9 +37,20 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in Chromium', () => {
   beforeAll(async () => {
     t = await startApp('sqlite', { workspace: webWorkspace() });
     const db = t.deps.store.db;
-    const acme = await db.selectFrom('accounts').select('id').where('name', '=', 'Acme').executeTakeFirstOrThrow();
+    const acme = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', 'Acme')
+      .executeTakeFirstOrThrow();
     const team = async (name: string) =>
-      (await db.selectFrom('teams').select('id').where('account_id', '=', acme.id).where('name', '=', name).executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .selectFrom('teams')
+          .select('id')
+          .where('account_id', '=', acme.id)
+          .where('name', '=', name)
+          .executeTakeFirstOrThrow()
+      ).id;
     const user = async (email: string) =>
       (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
     const west = await team('West');
@@ -58,11 +70,28 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in Chromium', () => {
       await db
         .insertInto('calls')
         .values({
-          id, account_id: acme.id, team_id: teamId, rep_user_id: repId, ingest_rep_user_id: repId,
-          provider: null, external_id: null, fingerprint: randomUUID(), status: 'scored', skip_reason: null,
-          call_type: 'discovery', scorecard_id: null, title: 'Call', rep_speaker: 'Rep', speaker_source: null,
-          rep_source: null, speaker_confidence: null, recording_id: null, api_key_id: null,
-          occurred_at: when, created_at: when, updated_at: when,
+          id,
+          account_id: acme.id,
+          team_id: teamId,
+          rep_user_id: repId,
+          ingest_rep_user_id: repId,
+          provider: null,
+          external_id: null,
+          fingerprint: randomUUID(),
+          status: 'scored',
+          skip_reason: null,
+          call_type: 'discovery',
+          scorecard_id: null,
+          title: 'Call',
+          rep_speaker: 'Rep',
+          speaker_source: null,
+          rep_source: null,
+          speaker_confidence: null,
+          recording_id: null,
+          api_key_id: null,
+          occurred_at: when,
+          created_at: when,
+          updated_at: when,
         })
         .execute();
       const criteria = [
@@ -73,14 +102,30 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in Chromium', () => {
       await db
         .insertInto('score_results')
         .values({
-          id: randomUUID(), call_id: id, scorecard_id: null, scorecard_version: 1, scorer: 'rules', score,
-          skip_reason: null, criteria: JSON.stringify(criteria), is_current: 1, created_at: when,
+          id: randomUUID(),
+          call_id: id,
+          scorecard_id: null,
+          scorecard_version: 1,
+          scorer: 'rules',
+          score,
+          skip_reason: null,
+          criteria: JSON.stringify(criteria),
+          is_current: 1,
+          created_at: when,
         })
         .execute();
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
 
@@ -89,41 +134,45 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in Chromium', () => {
     await t?.close();
   });
 
-  it('is reached from the navigation, names its charts, filters by team and passes axe', { timeout: 90_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const cspErrors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
-    });
-    await page.goto(`${t.baseUrl}/login`);
-    await page.getByLabel('Email').fill('ada@acme.test');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.baseUrl}/calls`);
+  it(
+    'is reached from the navigation, names its charts, filters by team and passes axe',
+    { timeout: 90_000 },
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const cspErrors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+      });
+      await page.goto(`${t.baseUrl}/login`);
+      await page.getByLabel('Email').fill('ada@acme.test');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${t.baseUrl}/calls`);
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-    await page.waitForURL(`${t.baseUrl}/dashboard`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
-    const trend = page.getByRole('img', { name: /^Score trend by week / });
-    expect(await trend.count()).toBe(1);
-    expect(await trend.getAttribute('aria-labelledby')).toBe('trend-chart-title trend-chart-desc');
-    expect(await page.getByRole('img', { name: /^Average score per criterion / }).count()).toBe(1);
-    // The chart is drawn (not just present): it has a visible size and one dot per week with scored calls.
-    const box = (await trend.boundingBox())!;
-    expect(box.width).toBeGreaterThan(300);
-    expect(await page.locator('svg.chart circle.chart-dot').count()).toBe(3);
-    expect(await page.locator('[data-stat="average"]').textContent()).toBe('67');
-    expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+      await page.waitForURL(`${t.baseUrl}/dashboard`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
+      const trend = page.getByRole('img', { name: /^Score trend by week / });
+      expect(await trend.count()).toBe(1);
+      expect(await trend.getAttribute('aria-labelledby')).toBe('trend-chart-title trend-chart-desc');
+      expect(await page.getByRole('img', { name: /^Average score per criterion / }).count()).toBe(1);
+      // The chart is drawn (not just present): it has a visible size and one dot per week with scored calls.
+      const box = (await trend.boundingBox())!;
+      expect(box.width).toBeGreaterThan(300);
+      expect(await page.locator('svg.chart circle.chart-dot').count()).toBe(3);
+      expect(await page.locator('[data-stat="average"]').textContent()).toBe('67');
+      expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByRole('combobox', { name: 'Team' }).selectOption(eastId);
-    await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.waitForURL(`${t.baseUrl}/dashboard?team=${eastId}&rep=`);
-    expect(await page.locator('[data-stat="calls"]').textContent()).toBe('1');
-    expect(await page.locator('[data-stat="average"]').textContent()).toBe('38');
-    expect(await page.locator('svg.chart circle.chart-dot').count()).toBe(1);
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(cspErrors).toEqual([]);
-    await context.close();
-  });
+      await page.getByRole('combobox', { name: 'Team' }).selectOption(eastId);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(`${t.baseUrl}/dashboard?team=${eastId}&rep=`);
+      expect(await page.locator('[data-stat="calls"]').textContent()).toBe('1');
+      expect(await page.locator('[data-stat="average"]').textContent()).toBe('38');
+      expect(await page.locator('svg.chart circle.chart-dot').count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(cspErrors).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -36,7 +36,11 @@ function tableRows(html: string, marker: string): string[][] {
   const body = html.slice(start).match(/<tbody>([\s\S]*?)<\/tbody>/)?.[1] ?? '';
   return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
     [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) =>
-      c[1]!.replace(/<span class="visually-hidden">[^<]*<\/span>/g, '').replace(/<[^>]+>/g, '').replace(/—/g, '').trim(),
+      c[1]!
+        .replace(/<span class="visually-hidden">[^<]*<\/span>/g, '')
+        .replace(/<[^>]+>/g, '')
+        .replace(/—/g, '')
+        .trim(),
     ),
   );
 }
@@ -47,7 +51,12 @@ describe.each(DIALECTS)('dashboard on %s', (dialect) => {
   const bounds = weekBounds(new Date());
   const inWeek = (k: number, hours = 2) => new Date(Date.parse(bounds[k]!) + hours * 3600_000).toISOString();
   const weekLabel = (k: number) =>
-    new Date(bounds[k]!).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    new Date(bounds[k]!).toLocaleDateString('en-US', {
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
 
   async function addCall(o: {
     account?: string;
@@ -103,10 +112,16 @@ describe.each(DIALECTS)('dashboard on %s', (dialect) => {
       created_at: created,
     });
     if (o.previousScore !== undefined) {
-      await db.insertInto('score_results').values(result(o.previousScore, 0, [crit('a', 0), crit('b', 0)])).execute();
+      await db
+        .insertInto('score_results')
+        .values(result(o.previousScore, 0, [crit('a', 0), crit('b', 0)]))
+        .execute();
     }
     if (o.score !== undefined) {
-      await db.insertInto('score_results').values(result(o.score, 1, o.criteria ?? [])).execute();
+      await db
+        .insertInto('score_results')
+        .values(result(o.score, 1, o.criteria ?? []))
+        .execute();
     }
     return id;
   }
@@ -147,19 +162,59 @@ describe.each(DIALECTS)('dashboard on %s', (dialect) => {
     const erin = { team: ids.east, rep: ids.erin };
     // Bob (West): two scored calls in week 9, one in week 3 (re-scored: only the current result counts),
     // a skipped and a queued call in week 10, and a web-made call without occurred_at created in week 10.
-    await addCall({ ...bob, status: 'scored', occurredAt: inWeek(9), score: 80, criteria: [crit('a', 1), crit('b', 0.5), crit('p', null, true)] });
-    await addCall({ ...bob, status: 'scored', occurredAt: inWeek(9, 30), score: 60, criteria: [crit('a', 0), crit('b', 1), crit('p', 0.5)] });
-    await addCall({ ...bob, status: 'scored', occurredAt: inWeek(3), score: 90, previousScore: 10, criteria: [crit('a', 1)] });
+    await addCall({
+      ...bob,
+      status: 'scored',
+      occurredAt: inWeek(9),
+      score: 80,
+      criteria: [crit('a', 1), crit('b', 0.5), crit('p', null, true)],
+    });
+    await addCall({
+      ...bob,
+      status: 'scored',
+      occurredAt: inWeek(9, 30),
+      score: 60,
+      criteria: [crit('a', 0), crit('b', 1), crit('p', 0.5)],
+    });
+    await addCall({
+      ...bob,
+      status: 'scored',
+      occurredAt: inWeek(3),
+      score: 90,
+      previousScore: 10,
+      criteria: [crit('a', 1)],
+    });
     await addCall({ ...bob, status: 'skipped', occurredAt: inWeek(10), score: null });
     await addCall({ ...bob, status: 'queued', occurredAt: inWeek(10, 5) });
-    await addCall({ ...bob, status: 'scored', occurredAt: null, createdAt: inWeek(10, 8), score: 50, criteria: [crit('a', 0)] });
+    await addCall({
+      ...bob,
+      status: 'scored',
+      occurredAt: null,
+      createdAt: inWeek(10, 8),
+      score: 50,
+      criteria: [crit('a', 0)],
+    });
     // Erin (East): one scored call in week 9 and a failed one in week 8.
-    await addCall({ ...erin, status: 'scored', occurredAt: inWeek(9, 3), score: 40, criteria: [crit('a', 0.5), crit('b', 0.5)] });
+    await addCall({
+      ...erin,
+      status: 'scored',
+      occurredAt: inWeek(9, 3),
+      score: 40,
+      criteria: [crit('a', 0.5), crit('b', 0.5)],
+    });
     await addCall({ ...erin, status: 'failed', occurredAt: inWeek(8) });
     // Outside the window (a week before it starts) and in another account: never counted.
     const before = new Date(Date.parse(bounds[0]!) - 3 * 24 * 3600_000).toISOString();
     await addCall({ ...bob, status: 'scored', occurredAt: before, score: 0, criteria: [crit('a', 0)] });
-    await addCall({ account: ids.other, team: ids.otherTeam, rep: ids.otherAdmin, status: 'scored', occurredAt: inWeek(9), score: 100, criteria: [crit('a', 1)] });
+    await addCall({
+      account: ids.other,
+      team: ids.otherTeam,
+      rep: ids.otherAdmin,
+      status: 'scored',
+      occurredAt: inWeek(9),
+      score: 100,
+      criteria: [crit('a', 1)],
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -263,7 +318,9 @@ describe.each(DIALECTS)('dashboard on %s', (dialect) => {
     for (const [, attrs, inner] of svgs) {
       expect(attrs).toContain('role="img"');
       const [titleId, descId] = /aria-labelledby="([^"]+)"/.exec(attrs!)![1]!.split(' ');
-      expect(inner).toMatch(new RegExp(`^<title id="${titleId}">[^<]+</title><desc id="${descId}">[^<]+</desc>`));
+      expect(inner).toMatch(
+        new RegExp(`^<title id="${titleId}">[^<]+</title><desc id="${descId}">[^<]+</desc>`),
+      );
     }
     // Weeks 3, 9 and 10 have points; the gap after week 3 breaks the line, so only weeks 9–10 are joined.
     expect(svgs[0]![2]!.match(/<circle /g)).toHaveLength(3);

@@ -22,9 +22,19 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
   const card = (id: string) =>
     t.deps.store.db.selectFrom('scorecards').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const versions = (id: string) =>
-    t.deps.store.db.selectFrom('scorecard_versions').selectAll().where('scorecard_id', '=', id).orderBy('version').execute();
+    t.deps.store.db
+      .selectFrom('scorecard_versions')
+      .selectAll()
+      .where('scorecard_id', '=', id)
+      .orderBy('version')
+      .execute();
 
-  async function createFromTemplate(client: WebClient, team: string, template: string, name = ''): Promise<string> {
+  async function createFromTemplate(
+    client: WebClient,
+    team: string,
+    template: string,
+    name = '',
+  ): Promise<string> {
     const res = await post(client, '/scorecards', { team, template, name });
     expect(res.status, res.text).toBe(303);
     return /^\/scorecards\/([0-9a-f-]{36})\?notice=created$/.exec(res.location!)![1]!;
@@ -32,7 +42,13 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
 
   beforeAll(async () => {
     const w = webWorkspace();
-    w.accounts[0]!.users!.push({ email: 'wendy@acme.test', name: 'Wendy West', password: PASSWORD, role: 'manager', teams: ['West'] });
+    w.accounts[0]!.users!.push({
+      email: 'wendy@acme.test',
+      name: 'Wendy West',
+      password: PASSWORD,
+      role: 'manager',
+      teams: ['West'],
+    });
     t = await startApp(dialect, { workspace: w });
     for (const email of ['wendy@acme.test', 'mo@acme.test', 'ada@acme.test', 'bob.stone@acme.test']) {
       const client = new WebClient(t.baseUrl);
@@ -68,17 +84,30 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
     const template = SCORECARD_TEMPLATES[0]!;
     const id = await createFromTemplate(web['wendy@acme.test']!, westId, template.key, 'West discovery');
     const row = await card(id);
-    expect([row.name, row.status, Number(row.current_version), row.team_id]).toEqual(['West discovery', 'draft', 1, westId]);
+    expect([row.name, row.status, Number(row.current_version), row.team_id]).toEqual([
+      'West discovery',
+      'draft',
+      1,
+      westId,
+    ]);
     const v = await versions(id);
     expect(v.map((x) => Number(x.version))).toEqual([1]);
-    expect(JSON.parse(v[0]!.criteria).map((c: { key: string }) => c.key)).toEqual(template.criteria.map((c) => c.key));
+    expect(JSON.parse(v[0]!.criteria).map((c: { key: string }) => c.key)).toEqual(
+      template.criteria.map((c) => c.key),
+    );
     const page = await web['wendy@acme.test']!.get(`/scorecards/${id}?notice=created`);
     expect(page.text).toContain('Scorecard created as a draft.');
     // The same name again is refused; another team is 404.
-    const dup = await post(web['wendy@acme.test']!, '/scorecards', { team: westId, template: template.key, name: 'West discovery' });
+    const dup = await post(web['wendy@acme.test']!, '/scorecards', {
+      team: westId,
+      template: template.key,
+      name: 'West discovery',
+    });
     expect(dup.status).toBe(422);
     expect(dup.text).toContain('already has a scorecard named “West discovery”');
-    expect((await post(web['wendy@acme.test']!, '/scorecards', { team: eastId, template: template.key })).status).toBe(404);
+    expect(
+      (await post(web['wendy@acme.test']!, '/scorecards', { team: eastId, template: template.key })).status,
+    ).toBe(404);
   });
 
   it('edits criteria: invalid JSON or criteria show errors by the field; a valid edit adds a version', async () => {
@@ -90,21 +119,30 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
     expect(broken.text).toContain('[{&#34;key&#34;: ');
     const invalid = await post(wendy, `/scorecards/${id}`, {
       name: 'Edited card',
-      criteria: JSON.stringify([{ key: 'a', title: 'A', check: { type: 'phrases', any: ['x'], min: 'two' } }]),
+      criteria: JSON.stringify([
+        { key: 'a', title: 'A', check: { type: 'phrases', any: ['x'], min: 'two' } },
+      ]),
     });
     expect(invalid.status).toBe(422);
     expect(invalid.text).toContain('criteria[0].check.min');
     expect(Number((await card(id)).current_version)).toBe(1);
 
-    const criteria = [{ key: 'next_steps', title: 'Agrees <next> steps', check: { type: 'phrases', any: ['next step'] } }];
-    const ok = await post(wendy, `/scorecards/${id}`, { name: 'Edited card v2', criteria: JSON.stringify(criteria) });
+    const criteria = [
+      { key: 'next_steps', title: 'Agrees <next> steps', check: { type: 'phrases', any: ['next step'] } },
+    ];
+    const ok = await post(wendy, `/scorecards/${id}`, {
+      name: 'Edited card v2',
+      criteria: JSON.stringify(criteria),
+    });
     expect([ok.status, ok.location]).toEqual([303, `/scorecards/${id}?notice=saved`]);
     const row = await card(id);
     expect([row.name, Number(row.current_version)]).toEqual(['Edited card v2', 2]);
     const v = await versions(id);
     expect(v.map((x) => Number(x.version))).toEqual([1, 2]);
     // Stored with defaults filled in by validateCriteria.
-    expect(JSON.parse(v[1]!.criteria)).toEqual([{ ...criteria[0], weight: 1, check: { type: 'phrases', any: ['next step'], min: 1 } }]);
+    expect(JSON.parse(v[1]!.criteria)).toEqual([
+      { ...criteria[0], weight: 1, check: { type: 'phrases', any: ['next step'], min: 1 } },
+    ]);
     const page = await wendy.get(`/scorecards/${id}`);
     expect(page.text).toContain('Agrees &lt;next> steps');
     expect(page.text).toContain('Version 2');
@@ -113,20 +151,29 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
   it('publishes and archives', async () => {
     const wendy = web['wendy@acme.test']!;
     const id = await createFromTemplate(wendy, westId, SCORECARD_TEMPLATES[0]!.key, 'Lifecycle');
-    expect((await post(wendy, `/scorecards/${id}/status`, { status: 'published' })).location).toBe(`/scorecards/${id}?notice=published`);
+    expect((await post(wendy, `/scorecards/${id}/status`, { status: 'published' })).location).toBe(
+      `/scorecards/${id}?notice=published`,
+    );
     expect((await card(id)).status).toBe('published');
-    expect((await post(wendy, `/scorecards/${id}/status`, { status: 'archived' })).location).toBe(`/scorecards/${id}?notice=archived`);
+    expect((await post(wendy, `/scorecards/${id}/status`, { status: 'archived' })).location).toBe(
+      `/scorecards/${id}?notice=archived`,
+    );
     expect((await card(id)).status).toBe('archived');
     expect((await post(wendy, `/scorecards/${id}/status`, { status: 'deleted' })).status).toBe(422);
     expect((await wendy.post(`/scorecards/${id}/status`, { status: 'published' })).status).toBe(403);
-    expect((await post(web['mo@acme.test']!, `/scorecards/${id}/status`, { status: 'published' })).status).toBe(404);
+    expect(
+      (await post(web['mo@acme.test']!, `/scorecards/${id}/status`, { status: 'published' })).status,
+    ).toBe(404);
     expect((await card(id)).status).toBe('archived');
   });
 
   it('sets the team default and a call-type rule: an API call without scorecard_id gets the rule’s scorecard', async () => {
     const wendy = web['wendy@acme.test']!;
     const id = await createFromTemplate(wendy, westId, SCORECARD_TEMPLATES[1]!.key, 'Cold calls');
-    const draftRule = await post(wendy, `/scorecards/teams/${westId}/choice`, { default: SCORECARDS.discovery, rule_cold_call: id });
+    const draftRule = await post(wendy, `/scorecards/teams/${westId}/choice`, {
+      default: SCORECARDS.discovery,
+      rule_cold_call: id,
+    });
     expect(draftRule.status).toBe(422);
     expect(draftRule.text).toContain('Choose published scorecards of West.');
     await post(wendy, `/scorecards/${id}/status`, { status: 'published' });
@@ -136,17 +183,29 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
       rule_negotiation: '',
     });
     expect([res.status, res.location]).toEqual([303, `/scorecards?notice=rules#team-${westId}`]);
-    const rules = await t.deps.store.db.selectFrom('team_scorecard_rules').selectAll().where('team_id', '=', westId).execute();
+    const rules = await t.deps.store.db
+      .selectFrom('team_scorecard_rules')
+      .selectAll()
+      .where('team_id', '=', westId)
+      .execute();
     expect(rules.map((r) => [r.call_type, r.scorecard_id])).toEqual([['cold_call', id]]);
 
     const sent = async (callType: string) => {
       const created = await t.api('POST', '/v1/calls', { body: callBody({ call_type: callType }) });
       expect(created.status, created.text).toBe(202);
-      return (await t.deps.store.db.selectFrom('calls').select('scorecard_id').where('id', '=', created.body.id).executeTakeFirstOrThrow()).scorecard_id;
+      return (
+        await t.deps.store.db
+          .selectFrom('calls')
+          .select('scorecard_id')
+          .where('id', '=', created.body.id)
+          .executeTakeFirstOrThrow()
+      ).scorecard_id;
     };
     expect(await sent('cold_call')).toBe(id);
     expect(await sent('discovery')).toBe(SCORECARDS.negotiation);
     // Another manager's team is 404.
-    expect((await post(web['mo@acme.test']!, `/scorecards/teams/${westId}/choice`, { default: '' })).status).toBe(404);
+    expect(
+      (await post(web['mo@acme.test']!, `/scorecards/teams/${westId}/choice`, { default: '' })).status,
+    ).toBe(404);
   });
 });

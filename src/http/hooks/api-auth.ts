@@ -26,7 +26,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 const REFUSAL_MESSAGES: Partial<Record<ErrorCode, string>> = {
   invalid_api_key: 'Send a valid API key as "Authorization: Bearer svc_sk_…".',
   api_key_revoked: 'This API key was revoked; create a new one in the web application.',
-  api_key_owner_inactive: 'The admin who created this API key is no longer active; create a new key or transfer it.',
+  api_key_owner_inactive:
+    'The admin who created this API key is no longer active; create a new key or transfer it.',
 };
 
 /**
@@ -40,16 +41,26 @@ interface Identified {
 }
 
 function unauthorized(code: ErrorCode): Identified {
-  return { keyId: null, caller: null, refusal: new AppError(code, REFUSAL_MESSAGES[code] ?? 'Unauthorized.') };
+  return {
+    keyId: null,
+    caller: null,
+    refusal: new AppError(code, REFUSAL_MESSAGES[code] ?? 'Unauthorized.'),
+  };
 }
 
 function accountRefusal(status: string, features: string[]): AppError | null {
   if (status === 'suspended') return new AppError('account_suspended', 'This account is suspended.');
   if (status === 'payment_required') {
-    return new AppError('payment_required', 'This account has an unpaid balance; an administrator must settle it.');
+    return new AppError(
+      'payment_required',
+      'This account has an unpaid balance; an administrator must settle it.',
+    );
   }
   if (!features.includes(FEATURE_CALL_SCORING_API)) {
-    return new AppError('feature_not_enabled', 'Call scoring through the API is not enabled for this account.');
+    return new AppError(
+      'feature_not_enabled',
+      'Call scoring through the API is not enabled for this account.',
+    );
   }
   return null;
 }
@@ -85,7 +96,6 @@ async function identify(store: Store, authorization: string | undefined, now: nu
   };
 }
 
-
 export interface ApiAuthOptions {
   store: Store;
   limiter: RateLimiter;
@@ -105,13 +115,18 @@ export function registerApiAuth(app: FastifyInstance, options: ApiAuthOptions): 
     const result = await options.limiter.hit(bucket, limit);
     reply.headers(rateLimitHeaders(result, limit));
     if (!result.allowed) {
-      throw new AppError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after the delay.`, {
-        retryAfter: result.retryAfter,
-      });
+      throw new AppError(
+        'rate_limited',
+        `Rate limit of ${limit} requests per minute exceeded; retry after the delay.`,
+        {
+          retryAfter: result.retryAfter,
+        },
+      );
     }
     if (identified.refusal) throw identified.refusal;
     const caller = identified.caller!;
-    if (!caller.scopes.has(scope)) throw new AppError('insufficient_scope', `This API key lacks the "${scope}" scope.`);
+    if (!caller.scopes.has(scope))
+      throw new AppError('insufficient_scope', `This API key lacks the "${scope}" scope.`);
     request.caller = caller;
   });
 }

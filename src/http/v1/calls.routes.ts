@@ -45,7 +45,10 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
         tags: ['calls'],
         body: CreateCallRequestSchema,
         response: {
-          200: { ...CallIngestResultSchema, description: 'The call already existed; nothing new was created.' },
+          200: {
+            ...CallIngestResultSchema,
+            description: 'The call already existed; nothing new was created.',
+          },
           202: { ...CallIngestResultSchema, description: 'The call was created and queued for scoring.' },
           ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429, 500, 503),
         },
@@ -55,10 +58,17 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
       checkBodyStrings(request.body);
       const ruleViolations = callRuleViolations((request.body ?? {}) as object, Date.now());
       if (request.validationError) {
-        throwSchemaErrors((request.validationError as unknown as { validation: never[] }).validation, ruleViolations);
+        throwSchemaErrors(
+          (request.validationError as unknown as { validation: never[] }).validation,
+          ruleViolations,
+        );
       }
       if (ruleViolations.length) throwSchemaErrors([], ruleViolations);
-      const { call, created } = await ingestCall(options.ingest, request.caller!, request.body as CreateCallRequest);
+      const { call, created } = await ingestCall(
+        options.ingest,
+        request.caller!,
+        request.body as CreateCallRequest,
+      );
       const result: CallIngestResult = {
         id: call.id,
         object: 'call',
@@ -84,12 +94,17 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
         operationId: 'getCall',
         tags: ['calls'],
         params: CallIdParamsSchema,
-        response: { 200: { ...CallSchema, description: 'The call. Never contains scores or transcript text.' }, ...errorResponses(401, 403, 404, 429, 500) },
+        response: {
+          200: { ...CallSchema, description: 'The call. Never contains scores or transcript text.' },
+          ...errorResponses(401, 403, 404, 429, 500),
+        },
       },
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      const call = UUID.test(id) ? await findCallForAccount(options.ingest.store.db, request.caller!.accountId, id.toLowerCase()) : undefined;
+      const call = UUID.test(id)
+        ? await findCallForAccount(options.ingest.store.db, request.caller!.accountId, id.toLowerCase())
+        : undefined;
       if (!call) throw new AppError('not_found', 'No call with this id exists in your account.');
       const view: CallView = {
         id: call.id,

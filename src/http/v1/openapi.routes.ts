@@ -4,7 +4,10 @@ import type { SwaggerOptions } from '@fastify/swagger';
 
 export const OPENAPI_DOCUMENT = (publicApiBaseUrl: string): SwaggerOptions => ({
   // The contract covers /v1 only: web pages, health checks and the upload target stay out of the document.
-  transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
+  transform: ({ schema, url }) => ({
+    schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true },
+    url,
+  }),
   openapi: {
     openapi: '3.1.0',
     info: {
@@ -37,7 +40,9 @@ export async function openApiRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'getOpenApi',
         tags: ['meta'],
         security: [],
-        response: { 200: { type: 'object', additionalProperties: true, description: 'OpenAPI 3.1 document' } },
+        response: {
+          200: { type: 'object', additionalProperties: true, description: 'OpenAPI 3.1 document' },
+        },
       },
     },
     async () => app.swagger(),

@@ -28,7 +28,10 @@ export function mediaTypeEssence(contentType: string): string {
   return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
-export async function recordingsRoutes(app: FastifyInstance, options: { store: Store; recordings: RecordingStore }): Promise<void> {
+export async function recordingsRoutes(
+  app: FastifyInstance,
+  options: { store: Store; recordings: RecordingStore },
+): Promise<void> {
   app.post(
     '/recordings',
     {
@@ -36,16 +39,21 @@ export async function recordingsRoutes(app: FastifyInstance, options: { store: S
       attachValidation: true,
       schema: {
         summary: 'Get a presigned upload location for a call recording',
-        description: 'PUT the file to upload_url with exactly upload_headers and no Authorization header within 15 minutes, then send recording_id on POST /v1/calls.',
+        description:
+          'PUT the file to upload_url with exactly upload_headers and no Authorization header within 15 minutes, then send recording_id on POST /v1/calls.',
         operationId: 'createRecording',
         tags: ['recordings'],
         body: CreateRecordingRequestSchema,
-        response: { 201: { ...RecordingUploadSchema, description: 'Upload location issued.' }, ...errorResponses(400, 401, 403, 413, 415, 422, 429, 500) },
+        response: {
+          201: { ...RecordingUploadSchema, description: 'Upload location issued.' },
+          ...errorResponses(400, 401, 403, 413, 415, 422, 429, 500),
+        },
       },
     },
     async (request, reply) => {
       checkBodyStrings(request.body);
-      if (request.validationError) throwSchemaErrors((request.validationError as unknown as { validation: never[] }).validation);
+      if (request.validationError)
+        throwSchemaErrors((request.validationError as unknown as { validation: never[] }).validation);
       const body = request.body as CreateRecordingRequest;
       if (!SUPPORTED.has(mediaTypeEssence(body.content_type))) {
         const message = `Supported types: ${RECORDING_CONTENT_TYPES.join(', ')}.`;
@@ -55,13 +63,20 @@ export async function recordingsRoutes(app: FastifyInstance, options: { store: S
       }
       if (body.size_bytes > MAX_RECORDING_BYTES) {
         const message = `must be at most ${MAX_RECORDING_BYTES} bytes (200 MB)`;
-        throw new AppError('recording_too_large', `The recording is too large: ${message}.`, { fields: [{ field: 'size_bytes', message }] });
+        throw new AppError('recording_too_large', `The recording is too large: ${message}.`, {
+          fields: [{ field: 'size_bytes', message }],
+        });
       }
       const caller = request.caller!;
       const id = `rec_${randomUUID().replace(/-/g, '')}`;
       const now = new Date();
       const expiresAt = new Date(now.getTime() + UPLOAD_URL_LIFETIME_MS);
-      const target = await options.recordings.createUpload({ key: id, contentType: body.content_type, sizeBytes: body.size_bytes, expiresAt });
+      const target = await options.recordings.createUpload({
+        key: id,
+        contentType: body.content_type,
+        sizeBytes: body.size_bytes,
+        expiresAt,
+      });
       await insertRecording(options.store.db, {
         id,
         account_id: caller.accountId,
@@ -91,10 +106,20 @@ export async function recordingsRoutes(app: FastifyInstance, options: { store: S
 }
 
 const UPLOAD_REFUSALS = {
-  signature: () => new AppError('upload_signature_invalid', 'The upload URL signature is not valid; request a new upload URL.'),
-  expired: () => new AppError('upload_expired', 'The upload URL has expired; request a new one with POST /v1/recordings.'),
-  content_type: () => new AppError('unsupported_media_type', 'Send Content-Type exactly as given in upload_headers.'),
-  length: () => new AppError('upload_size_mismatch', 'The body length must equal the size_bytes declared for this recording.'),
+  signature: () =>
+    new AppError(
+      'upload_signature_invalid',
+      'The upload URL signature is not valid; request a new upload URL.',
+    ),
+  expired: () =>
+    new AppError('upload_expired', 'The upload URL has expired; request a new one with POST /v1/recordings.'),
+  content_type: () =>
+    new AppError('unsupported_media_type', 'Send Content-Type exactly as given in upload_headers.'),
+  length: () =>
+    new AppError(
+      'upload_size_mismatch',
+      'The body length must equal the size_bytes declared for this recording.',
+    ),
 } as const;
 
 /** The signed PUT target of the disk store, in its own scope so any media type is streamed through unparsed. */
@@ -119,7 +144,8 @@ export async function uploadRoutes(
       now: Date.now(),
     });
     if (!verdict.ok) throw UPLOAD_REFUSALS[verdict.reason]();
-    if (recording.call_id) throw new AppError('recording_already_used', 'This recording is already attached to a call.');
+    if (recording.call_id)
+      throw new AppError('recording_already_used', 'This recording is already attached to a call.');
     try {
       await options.recordings.writeUpload(key, request.raw, verdict.sizeBytes);
     } catch (error) {

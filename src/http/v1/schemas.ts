@@ -15,7 +15,6 @@ function nullable<T extends TSchema>(schema: T) {
   });
 }
 
-
 export const RECORDING_CONTENT_TYPES = [
   'audio/mpeg',
   'audio/mp3',
@@ -37,7 +36,8 @@ export const RECORDING_CONTENT_TYPES = [
 export const MAX_RECORDING_BYTES = 209_715_200;
 
 /** RFC 3339 with `Z` or a colon offset; ajv-formats' date-time alone accepts `+0100`, which the contract refuses. */
-export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$';
+export const RFC3339_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$';
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const Text200 = Type.String({ minLength: 1, maxLength: 200 });
@@ -84,7 +84,9 @@ export const CreateCallRequestSchema = Type.Object(
     external_id: Type.String({ minLength: 1, maxLength: 200 }),
     provider: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$' }),
     occurred_at: Type.String({ format: 'date-time', pattern: RFC3339_PATTERN }),
-    call_type: Type.Optional(nullable(Type.Unsafe<(typeof CALL_TYPES)[number]>({ type: 'string', enum: [...CALL_TYPES] }))),
+    call_type: Type.Optional(
+      nullable(Type.Unsafe<(typeof CALL_TYPES)[number]>({ type: 'string', enum: [...CALL_TYPES] })),
+    ),
     scorecard_id: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
     rep: Type.Optional(nullable(RepSchema)),
     participants: Type.Optional(nullable(Type.Array(ParticipantSchema, { maxItems: 50 }))),
@@ -92,7 +94,10 @@ export const CreateCallRequestSchema = Type.Object(
     recording_id: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 100 }))),
     metadata: Type.Optional(
       nullable(
-        Type.Object({}, { additionalProperties: true, description: 'Free-form; at most 16 KB serialized, 5 levels deep.' }),
+        Type.Object(
+          {},
+          { additionalProperties: true, description: 'Free-form; at most 16 KB serialized, 5 levels deep.' },
+        ),
       ),
     ),
   },
@@ -129,7 +134,9 @@ export const CallSchema = Type.Object({
   external_id: nullable(Type.String()),
   provider: nullable(Type.String()),
   status: CallStatus,
-  skip_reason: nullable(Type.String({ description: 'Open enum: too_short, no_scorecard, empty_scorecard, all_criteria_na.' })),
+  skip_reason: nullable(
+    Type.String({ description: 'Open enum: too_short, no_scorecard, empty_scorecard, all_criteria_na.' }),
+  ),
   rep: Type.Object({ email: nullable(Type.String()) }),
   call_type: nullable(Type.String()),
   has_recording: Type.Boolean(),

@@ -28,7 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .where(sql.ref('is_current'), '=', 1)
     .execute();
-  await db.schema.createIndex('score_results_history').on('score_results').columns(['call_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('score_results_history')
+    .on('score_results')
+    .columns(['call_id', 'created_at'])
+    .execute();
 
   // One row per account that ever had a job: claims go to the account served longest ago, so one account's
   // backfill cannot starve another's live calls. Written by enqueue (insert if absent) and by every claim.
@@ -50,7 +54,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['account_id', 'status', 'available_at'])
     .execute();
   // Expired leases are found by (status, lease_until).
-  await db.schema.createIndex('scoring_jobs_lease').on('scoring_jobs').columns(['status', 'lease_until']).execute();
+  await db.schema
+    .createIndex('scoring_jobs_lease')
+    .on('scoring_jobs')
+    .columns(['status', 'lease_until'])
+    .execute();
   // At most one live (queued or running) job per call: a re-queue supersedes the live one instead of adding a twin.
   await db.schema
     .createIndex('scoring_jobs_live_call')

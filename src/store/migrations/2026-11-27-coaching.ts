@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('call_comments_call').on('call_comments').columns(['call_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('call_comments_call')
+    .on('call_comments')
+    .columns(['call_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('criterion_overrides')
@@ -50,7 +54,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('detail', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('call_actions_call').on('call_actions').columns(['call_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('call_actions_call')
+    .on('call_actions')
+    .columns(['call_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -5,9 +5,15 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`create index calls_dashboard on calls (account_id, (coalesce(occurred_at, created_at)))`.execute(db);
-  await sql`create index calls_dashboard_team on calls (account_id, team_id, (coalesce(occurred_at, created_at)))`.execute(db);
-  await sql`create index score_results_current_score on score_results (call_id, score) where is_current = 1`.execute(db);
+  await sql`create index calls_dashboard on calls (account_id, (coalesce(occurred_at, created_at)))`.execute(
+    db,
+  );
+  await sql`create index calls_dashboard_team on calls (account_id, team_id, (coalesce(occurred_at, created_at)))`.execute(
+    db,
+  );
+  await sql`create index score_results_current_score on score_results (call_id, score) where is_current = 1`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -12,7 +12,11 @@ export function idParam(request: FastifyRequest): string | null {
 }
 
 export function sendNotFound(reply: FastifyReply, session: WebSession, staging: boolean): FastifyReply {
-  return sendPage(reply, 404, ErrorPage({ ...NOT_FOUND, staging, user: session.user, csrfToken: session.csrfToken }));
+  return sendPage(
+    reply,
+    404,
+    ErrorPage({ ...NOT_FOUND, staging, user: session.user, csrfToken: session.csrfToken }),
+  );
 }
 
 export function sendExpiredForm(reply: FastifyReply, session: WebSession, staging: boolean): FastifyReply {

@@ -11,7 +11,16 @@ import { listVisibleCalls, type LibraryCursor } from '../../../store/web-calls.r
 import { requireSignIn, viewerOf } from '../session.js';
 import { queryParam } from './common.js';
 
-export const CSV_COLUMNS = ['date', 'rep', 'team', 'title', 'call_type', 'status', 'score', 'app_url'] as const;
+export const CSV_COLUMNS = [
+  'date',
+  'rep',
+  'team',
+  'title',
+  'call_type',
+  'status',
+  'score',
+  'app_url',
+] as const;
 const PAGE = 500;
 
 export function csvCell(value: string | number | null): string {

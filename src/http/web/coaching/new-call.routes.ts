@@ -79,8 +79,10 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
   const { db, staging } = options;
   const inferrer = createHeuristicInferrer();
   app.addHook('preHandler', requireSignIn);
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: MULTIPART_LIMIT }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: MULTIPART_LIMIT },
+    (_req, body, done) => done(null, body),
   );
 
   async function render(
@@ -110,7 +112,13 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
 
   app.get('/calls/new', async (request, reply) => {
     const session = request.webSession!;
-    return render(request, reply, 200, { transcript: '', rep: `${session.user.id}:`, rep_speaker: '', call_type: '', occurred_at: '' }, {});
+    return render(
+      request,
+      reply,
+      200,
+      { transcript: '', rep: `${session.user.id}:`, rep_speaker: '', call_type: '', occurred_at: '' },
+      {},
+    );
   });
 
   app.post('/calls/new', async (request, reply) => {
@@ -122,7 +130,9 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
     let fd: FormData;
     try {
       const raw = request.body;
-      fd = await new Response(new Uint8Array(raw.buffer, raw.byteOffset, raw.length) as unknown as BodyInit, { headers: { 'content-type': contentType } }).formData();
+      fd = await new Response(new Uint8Array(raw.buffer, raw.byteOffset, raw.length) as unknown as BodyInit, {
+        headers: { 'content-type': contentType },
+      }).formData();
     } catch {
       return sendExpiredForm(reply, session, staging);
     }
@@ -147,10 +157,12 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
     const transcriptFile = file(fd, 'transcript_file');
     try {
       if (transcriptFile) {
-        if (transcriptFile.size > MAX_TRANSCRIPT_FILE_BYTES) throw new AppError('transcript_too_long', 'The transcript file is larger than 5 MB.');
+        if (transcriptFile.size > MAX_TRANSCRIPT_FILE_BYTES)
+          throw new AppError('transcript_too_long', 'The transcript file is larger than 5 MB.');
         const content = new Uint8Array(await transcriptFile.arrayBuffer());
         const imported = importTranscript(content, { filename: transcriptFile.name });
-        if (imported.format === 'gong') throw new AppError('validation_failed', 'Upload a .vtt, .srt or .txt file.');
+        if (imported.format === 'gong')
+          throw new AppError('validation_failed', 'Upload a .vtt, .srt or .txt file.');
         turns = parseTranscript({ segments: imported.segments });
       } else if (values.transcript.trim()) {
         turns = parseTranscript({ text: values.transcript });
@@ -170,7 +182,8 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
       errors.transcript = message;
     }
 
-    if (values.call_type && !(CALL_TYPES as readonly string[]).includes(values.call_type)) errors.call_type = 'Choose a call type from the list.';
+    if (values.call_type && !(CALL_TYPES as readonly string[]).includes(values.call_type))
+      errors.call_type = 'Choose a call type from the list.';
 
     let occurredAt: string | null = null;
     if (values.occurred_at) {
@@ -185,8 +198,11 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
     const recordingType = recordingFile ? recordingFile.type.split(';')[0]!.trim().toLowerCase() : '';
     if (recordingFile) {
       if (!options.recordings) errors.recording = 'Recordings cannot be stored here.';
-      else if (!SUPPORTED_RECORDING.has(recordingType)) errors.recording = 'This file type is not supported: upload an audio or video file (MP3, WAV, M4A, WebM, OGG, FLAC, MP4, MOV, MKV).';
-      else if (recordingFile.size > MAX_RECORDING_BYTES) errors.recording = 'The recording is larger than 200 MB.';
+      else if (!SUPPORTED_RECORDING.has(recordingType))
+        errors.recording =
+          'This file type is not supported: upload an audio or video file (MP3, WAV, M4A, WebM, OGG, FLAC, MP4, MOV, MKV).';
+      else if (recordingFile.size > MAX_RECORDING_BYTES)
+        errors.recording = 'The recording is larger than 200 MB.';
     }
 
     if (Object.keys(errors).length || !rep) return render(request, reply, 422, values, errors);

@@ -10,7 +10,9 @@ export interface NewCallValues {
   occurred_at: string;
 }
 
-export type NewCallErrors = Partial<Record<'form' | 'transcript' | 'rep' | 'rep_speaker' | 'call_type' | 'occurred_at' | 'recording', string>>;
+export type NewCallErrors = Partial<
+  Record<'form' | 'transcript' | 'rep' | 'rep_speaker' | 'call_type' | 'occurred_at' | 'recording', string>
+>;
 
 export interface NewCallPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'csrfToken'> {
   reps: { value: string; label: string }[];
@@ -37,14 +39,23 @@ export function NewCallPage(props: NewCallPageProps): JSX.Element {
   const { values, errors } = props;
   const count = Object.keys(errors).length;
   return (
-    <Layout title="Add a call" staging={props.staging} user={props.user} csrfToken={props.csrfToken} current="calls">
+    <Layout
+      title="Add a call"
+      staging={props.staging}
+      user={props.user}
+      csrfToken={props.csrfToken}
+      current="calls"
+    >
       <p class="breadcrumb">
         <a href="/calls">← All calls</a>
       </p>
       <h1>Add a call</h1>
       {count ? (
         <div class="alert" role="alert">
-          <p safe>{errors.form ?? `The call was not added: correct the ${count === 1 ? 'field' : 'fields'} marked below.`}</p>
+          <p safe>
+            {errors.form ??
+              `The call was not added: correct the ${count === 1 ? 'field' : 'fields'} marked below.`}
+          </p>
         </div>
       ) : (
         ''
@@ -53,7 +64,12 @@ export function NewCallPage(props: NewCallPageProps): JSX.Element {
         <input type="hidden" name="_csrf" value={props.csrfToken ?? ''} />
         <div class="field">
           <label for="nc-rep">Rep</label>
-          <select id="nc-rep" name="rep" aria-invalid={errors.rep ? 'true' : undefined} aria-describedby={described('nc-rep-error', errors.rep)}>
+          <select
+            id="nc-rep"
+            name="rep"
+            aria-invalid={errors.rep ? 'true' : undefined}
+            aria-describedby={described('nc-rep-error', errors.rep)}
+          >
             {props.reps.map((r) => (
               <option value={r.value} selected={r.value === values.rep} safe>
                 {r.label}
@@ -65,8 +81,8 @@ export function NewCallPage(props: NewCallPageProps): JSX.Element {
         <div class="field">
           <label for="nc-transcript">Transcript</label>
           <p id="nc-transcript-hint" class="sub">
-            One line per turn (“Ada Park: Thanks for joining.”), or a header line “[01:23] Ada Park” followed by what
-            was said. Or upload a file below instead.
+            One line per turn (“Ada Park: Thanks for joining.”), or a header line “[01:23] Ada Park” followed
+            by what was said. Or upload a file below instead.
           </p>
           <textarea
             id="nc-transcript"
@@ -82,13 +98,18 @@ export function NewCallPage(props: NewCallPageProps): JSX.Element {
         </div>
         <div class="field">
           <label for="nc-file">Transcript file (.vtt, .srt or .txt)</label>
-          <input id="nc-file" name="transcript_file" type="file" accept=".vtt,.srt,.txt,text/vtt,text/plain,application/x-subrip" />
+          <input
+            id="nc-file"
+            name="transcript_file"
+            type="file"
+            accept=".vtt,.srt,.txt,text/vtt,text/plain,application/x-subrip"
+          />
         </div>
         <div class="field">
           <label for="nc-speaker">Rep’s speaker label (optional)</label>
           <p id="nc-speaker-hint" class="sub">
-            The label the rep has in the transcript. Leave empty to match the rep’s name, or to infer it from the
-            dialogue.
+            The label the rep has in the transcript. Leave empty to match the rep’s name, or to infer it from
+            the dialogue.
           </p>
           <input
             id="nc-speaker"
@@ -103,7 +124,11 @@ export function NewCallPage(props: NewCallPageProps): JSX.Element {
         </div>
         <div class="field">
           <label for="nc-type">Call type</label>
-          <select id="nc-type" name="call_type" aria-describedby={described('nc-type-error', errors.call_type)}>
+          <select
+            id="nc-type"
+            name="call_type"
+            aria-describedby={described('nc-type-error', errors.call_type)}
+          >
             <option value="" selected={!values.call_type}>
               Detect from the transcript
             </option>

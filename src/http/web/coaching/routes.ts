@@ -64,7 +64,10 @@ function parseCriteria(json: string): { key: string }[] {
 const chars = (s: string): number => [...s].length;
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` against `size`: a range, 'unsatisfiable', or null to send it all. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
   if (header === undefined) return null;
   const match = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header.trim());
   if (!match) {
@@ -80,7 +83,8 @@ export function parseRange(header: string | undefined, size: number): { start: n
   }
   const start = Number(a);
   const end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start >= size || end < start) return 'unsatisfiable';
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start >= size || end < start)
+    return 'unsatisfiable';
   return { start, end };
 }
 
@@ -123,12 +127,14 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
       const g = await postGuard(request, reply, false);
       if (!g) return reply;
       const body = (formField(request.body, 'body') ?? '').trim();
-      if (!body || chars(body) > MAX_NOTE_CHARS || body.includes('\u0000')) return back(reply, g.call.id, 'error=comment', '#notes');
+      if (!body || chars(body) > MAX_NOTE_CHARS || body.includes('\u0000'))
+        return back(reply, g.call.id, 'error=comment', '#notes');
       const turnRaw = formField(request.body, 'turn') ?? '';
       let turnIndex: number | null = null;
       if (turnRaw !== '') {
         const n = Number(turnRaw);
-        if (!/^\d{1,5}$/.test(turnRaw) || n >= parseTurns(g.call.turns).length) return back(reply, g.call.id, 'error=turn', '#notes');
+        if (!/^\d{1,5}$/.test(turnRaw) || n >= parseTurns(g.call.turns).length)
+          return back(reply, g.call.id, 'error=turn', '#notes');
         turnIndex = n;
       }
       await addComment(db, {
@@ -146,7 +152,9 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
       if (!g) return reply;
       const viewer = viewerOf(g.session);
       const [userId, teamId] = (formField(request.body, 'member') ?? '').split(':');
-      const member = (await assignableMembers(db, viewer)).find((m) => m.user_id === userId && m.team_id === teamId);
+      const member = (await assignableMembers(db, viewer)).find(
+        (m) => m.user_id === userId && m.team_id === teamId,
+      );
       if (!member) return back(reply, g.call.id, 'error=member', '#manage');
       const current = await db
         .selectFrom('calls')
@@ -157,7 +165,11 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
         return back(reply, g.call.id, 'error=same_owner', '#manage');
       const card = await teamScorecardFor(db, member.team_id, current.call_type);
       if ('error' in card) return back(reply, g.call.id, 'error=no_scorecard', '#manage');
-      await reassignCall(db, g.call.id, { userId: member.user_id, teamId: member.team_id, scorecardId: card.id });
+      await reassignCall(db, g.call.id, {
+        userId: member.user_id,
+        teamId: member.team_id,
+        scorecardId: card.id,
+      });
       await requeueCall(db, g.call.id, 'reassign');
       await recordAction(db, {
         callId: g.call.id,
@@ -218,9 +230,14 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
       if (!g) return reply;
       const resultId = await currentResultId(db, g.call.id);
       const result = resultId
-        ? await db.selectFrom('score_results').select(['criteria', 'score']).where('id', '=', resultId).executeTakeFirst()
+        ? await db
+            .selectFrom('score_results')
+            .select(['criteria', 'score'])
+            .where('id', '=', resultId)
+            .executeTakeFirst()
         : undefined;
-      if (!resultId || !result || result.score === null) return back(reply, g.call.id, 'error=no_result', '#manage');
+      if (!resultId || !result || result.score === null)
+        return back(reply, g.call.id, 'error=no_result', '#manage');
       const key = formField(request.body, 'criterion') ?? '';
       const scoreRaw = (formField(request.body, 'score') ?? '').trim();
       const comment = (formField(request.body, 'comment') ?? '').trim();
@@ -266,7 +283,11 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
         .type(recording.content_type);
       const range = parseRange(request.headers.range, size);
       if (range === 'unsatisfiable') {
-        return reply.code(416).header('Content-Range', `bytes */${size}`).type('text/plain; charset=utf-8').send('');
+        return reply
+          .code(416)
+          .header('Content-Range', `bytes */${size}`)
+          .type('text/plain; charset=utf-8')
+          .send('');
       }
       if (range === null) {
         reply.header('Content-Length', String(size));

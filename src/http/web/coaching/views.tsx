@@ -196,7 +196,10 @@ function Csrf(props: { token: string }): JSX.Element {
   return <input type="hidden" name="_csrf" value={props.token} />;
 }
 
-export function CoachingPanel(props: { coaching: CoachingView | undefined; turns: { speaker: string }[] }): JSX.Element {
+export function CoachingPanel(props: {
+  coaching: CoachingView | undefined;
+  turns: { speaker: string }[];
+}): JSX.Element {
   const c = props.coaching;
   if (!c) return '';
   const base = `/calls/${c.callId}`;
@@ -212,7 +215,9 @@ export function CoachingPanel(props: { coaching: CoachingView | undefined; turns
             ))}
           </ul>
         ) : (
-          <p class="sub">No notes on the whole call yet. Notes on a turn appear under it in the transcript.</p>
+          <p class="sub">
+            No notes on the whole call yet. Notes on a turn appear under it in the transcript.
+          </p>
         )}
         <form method="post" action={`${base}/comments`} class="stack">
           <Csrf token={c.csrfToken} />
@@ -305,7 +310,13 @@ export function CoachingPanel(props: { coaching: CoachingView | undefined; turns
                 </div>
                 <div class="field">
                   <label for="override-comment">Comment</label>
-                  <textarea id="override-comment" name="comment" rows="2" maxlength="2000" required></textarea>
+                  <textarea
+                    id="override-comment"
+                    name="comment"
+                    rows="2"
+                    maxlength="2000"
+                    required
+                  ></textarea>
                 </div>
                 <div>
                   <button type="submit" class="button">

@@ -66,7 +66,13 @@ function add(map: Map<string, Totals>, key: string, b: DashboardBucket): void {
 
 function rows(map: Map<string, Totals>, names: Map<string, string>, unknown: string): GroupRow[] {
   return [...map]
-    .map(([id, t]) => ({ id, name: names.get(id) ?? unknown, calls: t.calls, scored: t.scored, average: average(t) }))
+    .map(([id, t]) => ({
+      id,
+      name: names.get(id) ?? unknown,
+      calls: t.calls,
+      scored: t.scored,
+      average: average(t),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
@@ -137,7 +143,11 @@ export function criteriaAverages(criteriaJson: string[], max = MAX_CRITERIA): Cr
         entry.sum += score;
         entry.calls += 1;
       } else {
-        acc.set(c.key, { title: typeof c.title === 'string' && c.title ? c.title : c.key, sum: score, calls: 1 });
+        acc.set(c.key, {
+          title: typeof c.title === 'string' && c.title ? c.title : c.key,
+          sum: score,
+          calls: 1,
+        });
       }
     }
   }

@@ -29,7 +29,8 @@ export function shortDate(iso: string, withYear = false): string {
 }
 
 const lastDay = (endIso: string): string => new Date(Date.parse(endIso) - 24 * 3600_000).toISOString();
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function Option(props: { value: string; selected: boolean; children: string }): JSX.Element {
@@ -100,7 +101,13 @@ export function TrendChart(props: { weeks: WeekPoint[]; id: string; overall: num
       </desc>
       {[0, 25, 50, 75, 100].map((v) => (
         <>
-          <line class="chart-grid" x1={String(left)} x2={String(width - right)} y1={String(y(v))} y2={String(y(v))} />
+          <line
+            class="chart-grid"
+            x1={String(left)}
+            x2={String(width - right)}
+            y1={String(y(v))}
+            y2={String(y(v))}
+          />
           <text class="chart-label" x={String(left - 8)} y={String(y(v) + 4)} text-anchor="end">
             {String(v)}
           </text>
@@ -115,7 +122,11 @@ export function TrendChart(props: { weeks: WeekPoint[]; id: string; overall: num
         points.length > 1 ? <polyline class="chart-line" fill="none" points={points.join(' ')} /> : '',
       )}
       {props.weeks.map((w, i) =>
-        w.average === null ? '' : <circle class="chart-dot" cx={String(x(i))} cy={String(y(w.average))} r="4" />,
+        w.average === null ? (
+          ''
+        ) : (
+          <circle class="chart-dot" cx={String(x(i))} cy={String(y(w.average))} r="4" />
+        ),
       )}
     </svg>
   );
@@ -124,7 +135,11 @@ export function TrendChart(props: { weeks: WeekPoint[]; id: string; overall: num
 const BARS = { width: 640, label: 240, row: 28, top: 8, valueSpace: 56 };
 
 /** Horizontal bars: each criterion's average 0–100 %, weakest first. */
-export function CriteriaChart(props: { criteria: CriterionAverage[]; calls: number; id: string }): JSX.Element {
+export function CriteriaChart(props: {
+  criteria: CriterionAverage[];
+  calls: number;
+  id: string;
+}): JSX.Element {
   const { width, label, row, top, valueSpace } = BARS;
   const height = top * 2 + row * props.criteria.length;
   const barMax = width - label - valueSpace;
@@ -151,10 +166,23 @@ export function CriteriaChart(props: { criteria: CriterionAverage[]; calls: numb
         const w = round1(Math.max(0, Math.min(1, c.average)) * barMax);
         return (
           <>
-            <text class="chart-label chart-name" x={String(label - 10)} y={String(yTop + 18)} text-anchor="end" safe>
+            <text
+              class="chart-label chart-name"
+              x={String(label - 10)}
+              y={String(yTop + 18)}
+              text-anchor="end"
+              safe
+            >
               {clip(c.title)}
             </text>
-            <rect class="bar-track" x={String(label)} y={String(yTop + 5)} width={String(barMax)} height="16" rx="3" />
+            <rect
+              class="bar-track"
+              x={String(label)}
+              y={String(yTop + 5)}
+              width={String(barMax)}
+              height="16"
+              rx="3"
+            />
             <rect
               class={`bar bar-${scoreBand(c.average * 100)}`}
               x={String(label)}
@@ -239,10 +267,19 @@ export function DashboardPage(props: DashboardPageProps): JSX.Element {
     return `/dashboard?${params.toString()}`;
   };
   const teamHref = (r: GroupRow) => `/dashboard?${new URLSearchParams({ team: r.id }).toString()}`;
-  const statuses = [...STATUSES, ...[...summary.byStatus.keys()].filter((s) => !(STATUSES as readonly string[]).includes(s))];
+  const statuses = [
+    ...STATUSES,
+    ...[...summary.byStatus.keys()].filter((s) => !(STATUSES as readonly string[]).includes(s)),
+  ];
 
   return (
-    <Layout title="Dashboard" staging={props.staging} user={props.user} csrfToken={props.csrfToken} current="dashboard">
+    <Layout
+      title="Dashboard"
+      staging={props.staging}
+      user={props.user}
+      csrfToken={props.csrfToken}
+      current="dashboard"
+    >
       <div class="page-head">
         <h1>Dashboard</h1>
       </div>
@@ -362,8 +399,8 @@ export function DashboardPage(props: DashboardPageProps): JSX.Element {
           <>
             {props.criteriaCalls < summary.total.scored ? (
               <p class="muted">
-                Averages over the {props.criteriaCalls.toLocaleString('en-US')} most recent scored calls of the
-                period.
+                Averages over the {props.criteriaCalls.toLocaleString('en-US')} most recent scored calls of
+                the period.
               </p>
             ) : (
               ''
@@ -403,7 +440,12 @@ export function DashboardPage(props: DashboardPageProps): JSX.Element {
           <section aria-labelledby="d-teams">
             <h2 id="d-teams">By team</h2>
             {summary.teams.length ? (
-              <GroupTable caption="Calls and average score by team" heading="Team" rows={summary.teams} href={teamHref} />
+              <GroupTable
+                caption="Calls and average score by team"
+                heading="Team"
+                rows={summary.teams}
+                href={teamHref}
+              />
             ) : (
               <p class="empty">No calls in this period.</p>
             )}
@@ -411,7 +453,12 @@ export function DashboardPage(props: DashboardPageProps): JSX.Element {
           <section aria-labelledby="d-reps">
             <h2 id="d-reps">By rep</h2>
             {summary.reps.length ? (
-              <GroupTable caption="Calls and average score by rep" heading="Rep" rows={summary.reps} href={repHref} />
+              <GroupTable
+                caption="Calls and average score by rep"
+                heading="Rep"
+                rows={summary.reps}
+                href={repHref}
+              />
             ) : (
               <p class="empty">No calls in this period.</p>
             )}

@@ -100,7 +100,10 @@ export async function scorecardRoutes(
     if (!template) return listPage(request, reply, 422, { error: 'Choose a template from the list.', form });
     const name = form.name || template.name;
     if ([...name].length > MAX_NAME_CHARS || name.includes('\u0000'))
-      return listPage(request, reply, 422, { error: `Use a name of at most ${MAX_NAME_CHARS} characters.`, form });
+      return listPage(request, reply, 422, {
+        error: `Use a name of at most ${MAX_NAME_CHARS} characters.`,
+        form,
+      });
     if (await scorecardNameTaken(db, team.id, name))
       return listPage(request, reply, 422, {
         error: `${team.name} already has a scorecard named “${name}”. Choose another name.`,
@@ -166,7 +169,8 @@ export async function scorecardRoutes(
       nameError = 'Another scorecard of this team has this name.';
     let errors: string[] = [];
     let criteria: unknown[] = [];
-    if (criteriaText.length > MAX_CRITERIA_JSON) errors = [`criteria: at most ${MAX_CRITERIA_JSON} characters of JSON`];
+    if (criteriaText.length > MAX_CRITERIA_JSON)
+      errors = [`criteria: at most ${MAX_CRITERIA_JSON} characters of JSON`];
     else {
       let parsed: unknown;
       try {
@@ -180,7 +184,8 @@ export async function scorecardRoutes(
         else errors = checked.errors;
       }
     }
-    if (nameError || errors.length) return cardPage(request, reply, 422, { name, criteriaText, errors, nameError });
+    if (nameError || errors.length)
+      return cardPage(request, reply, 422, { name, criteriaText, errors, nameError });
     await saveScorecardVersion(db, card.id, { name, criteria });
     return reply.redirect(`/scorecards/${card.id}?notice=saved`, 303);
   });
@@ -201,7 +206,9 @@ export async function scorecardRoutes(
     const session = request.webSession!;
     if (!sessionCsrfValid(request)) return sendExpiredForm(reply, session, staging);
     const teamId = idParam(request);
-    const team = teamId ? (await manageableTeams(db, viewerOf(session))).find((t) => t.id === teamId) : undefined;
+    const team = teamId
+      ? (await manageableTeams(db, viewerOf(session))).find((t) => t.id === teamId)
+      : undefined;
     if (!team) return sendNotFound(reply, session, staging);
     const cards = await scorecardsOfTeams(db, [team.id]);
     const current = await teamChoice(db, team.id);
@@ -222,7 +229,8 @@ export async function scorecardRoutes(
       if (chosen === 'invalid') invalid = true;
       else if (chosen) rules[t] = chosen;
     }
-    if (invalid) return listPage(request, reply, 422, { error: `Choose published scorecards of ${team.name}.` });
+    if (invalid)
+      return listPage(request, reply, 422, { error: `Choose published scorecards of ${team.name}.` });
     await saveTeamChoice(db, team.id, { defaultId: defaultId as string | null, rules });
     return reply.redirect(`/scorecards?notice=rules#team-${team.id}`, 303);
   });

@@ -96,90 +96,101 @@ export function ScorecardsPage(
   },
 ): JSX.Element {
   return (
-    <Layout title="Scorecards" staging={props.staging} user={props.user} csrfToken={props.csrfToken} current="scorecards">
+    <Layout
+      title="Scorecards"
+      staging={props.staging}
+      user={props.user}
+      csrfToken={props.csrfToken}
+      current="scorecards"
+    >
       <h1>Scorecards</h1>
       <Flash notice={props.notice} error={props.error} />
       {props.teams.length === 0 ? <p class="empty">You do not manage any team.</p> : ''}
       <>
-      {props.teams.map((team) => (
-        <section aria-labelledby={`team-${team.id}`} class="team-block">
-          <h2 id={`team-${team.id}`} safe>
-            {team.name}
-          </h2>
-          {team.scorecards.length ? (
-            <div class="table-wrap">
-              <table class="calls">
-                <caption class="visually-hidden" safe>{`Scorecards of ${team.name}`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Scorecard</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">
-                      Version
-                    </th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {team.scorecards.map((c) => (
+        {props.teams.map((team) => (
+          <section aria-labelledby={`team-${team.id}`} class="team-block">
+            <h2 id={`team-${team.id}`} safe>
+              {team.name}
+            </h2>
+            {team.scorecards.length ? (
+              <div class="table-wrap">
+                <table class="calls">
+                  <caption class="visually-hidden" safe>{`Scorecards of ${team.name}`}</caption>
+                  <thead>
                     <tr>
-                      <td>
-                        <a href={`/scorecards/${c.id}`} safe>
-                          {c.name}
-                        </a>
-                        {team.defaultId === c.id ? <span class="sub"> · team default</span> : ''}
-                      </td>
-                      <td>
-                        <span class={`status status-card-${/^[a-z]+$/.test(c.status) ? c.status : 'other'}`} safe>
-                          {statusLabel(c.status)}
-                        </span>
-                      </td>
-                      <td class="num">{String(c.current_version)}</td>
-                      <td class="nowrap">
-                        <time datetime={c.updated_at} safe>
-                          {formatDateTime(c.updated_at)}
-                        </time>
-                      </td>
+                      <th scope="col">Scorecard</th>
+                      <th scope="col">Status</th>
+                      <th scope="col" class="num">
+                        Version
+                      </th>
+                      <th scope="col">Updated</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p class="sub">No scorecards yet.</p>
-          )}
-          <form method="post" action={`/scorecards/teams/${team.id}/choice`} class="card stack choice">
-            <Csrf token={props.csrfToken} />
-            <h3>Which scorecard scores a call</h3>
-            <p class="sub">A rule for the call’s type wins over the default. Only published scorecards can be chosen.</p>
-            <CardSelect
-              id={`default-${team.id}`}
-              name="default"
-              label="Team default"
-              cards={team.scorecards}
-              selected={team.defaultId}
-              emptyLabel="No default"
-            />
-            <div class="rules-grid">
-              {CALL_TYPES.map((t) => (
-                <CardSelect
-                  id={`rule-${team.id}-${t}`}
-                  name={`rule_${t}`}
-                  label={callTypeLabel(t)}
-                  cards={team.scorecards}
-                  selected={team.rules[t] ?? null}
-                  emptyLabel="Use the default"
-                />
-              ))}
-            </div>
-            <div>
-              <button type="submit" class="button">
-                Save scorecard choice
-              </button>
-            </div>
-          </form>
-        </section>
-      ))}
+                  </thead>
+                  <tbody>
+                    {team.scorecards.map((c) => (
+                      <tr>
+                        <td>
+                          <a href={`/scorecards/${c.id}`} safe>
+                            {c.name}
+                          </a>
+                          {team.defaultId === c.id ? <span class="sub"> · team default</span> : ''}
+                        </td>
+                        <td>
+                          <span
+                            class={`status status-card-${/^[a-z]+$/.test(c.status) ? c.status : 'other'}`}
+                            safe
+                          >
+                            {statusLabel(c.status)}
+                          </span>
+                        </td>
+                        <td class="num">{String(c.current_version)}</td>
+                        <td class="nowrap">
+                          <time datetime={c.updated_at} safe>
+                            {formatDateTime(c.updated_at)}
+                          </time>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : (
+              <p class="sub">No scorecards yet.</p>
+            )}
+            <form method="post" action={`/scorecards/teams/${team.id}/choice`} class="card stack choice">
+              <Csrf token={props.csrfToken} />
+              <h3>Which scorecard scores a call</h3>
+              <p class="sub">
+                A rule for the call’s type wins over the default. Only published scorecards can be chosen.
+              </p>
+              <CardSelect
+                id={`default-${team.id}`}
+                name="default"
+                label="Team default"
+                cards={team.scorecards}
+                selected={team.defaultId}
+                emptyLabel="No default"
+              />
+              <div class="rules-grid">
+                {CALL_TYPES.map((t) => (
+                  <CardSelect
+                    id={`rule-${team.id}-${t}`}
+                    name={`rule_${t}`}
+                    label={callTypeLabel(t)}
+                    cards={team.scorecards}
+                    selected={team.rules[t] ?? null}
+                    emptyLabel="Use the default"
+                  />
+                ))}
+              </div>
+              <div>
+                <button type="submit" class="button">
+                  Save scorecard choice
+                </button>
+              </div>
+            </form>
+          </section>
+        ))}
       </>
       {props.teams.length ? (
         <section aria-labelledby="new-card-heading" class="card">
@@ -238,7 +249,13 @@ export function ScorecardPage(
   const c = props.card;
   const invalid = props.errors.length > 0;
   return (
-    <Layout title={c.name} staging={props.staging} user={props.user} csrfToken={props.csrfToken} current="scorecards">
+    <Layout
+      title={c.name}
+      staging={props.staging}
+      user={props.user}
+      csrfToken={props.csrfToken}
+      current="scorecards"
+    >
       <p class="breadcrumb">
         <a href="/scorecards">← All scorecards</a>
       </p>
@@ -303,8 +320,9 @@ export function ScorecardPage(
           <div class="field">
             <label for="card-criteria">Criteria (JSON)</label>
             <p id="card-criteria-hint" class="sub">
-              An array of criteria: key, title, description, weight, optional applies_when, and a check (phrases,
-              questions, talk_ratio, longest_monologue, customer_talk, mentions_before). Saving adds a version.
+              An array of criteria: key, title, description, weight, optional applies_when, and a check
+              (phrases, questions, talk_ratio, longest_monologue, customer_talk, mentions_before). Saving adds
+              a version.
             </p>
             <textarea
               id="card-criteria"

@@ -55,7 +55,10 @@ export function Layout(props: LayoutProps): JSX.Element {
                   </li>
                   {props.user.role === 'admin' || props.user.role === 'manager' ? (
                     <li>
-                      <a href="/scorecards" aria-current={props.current === 'scorecards' ? 'page' : undefined}>
+                      <a
+                        href="/scorecards"
+                        aria-current={props.current === 'scorecards' ? 'page' : undefined}
+                      >
                         Scorecards
                       </a>
                     </li>
