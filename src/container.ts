@@ -68,7 +68,7 @@ export function createScorer(config: Config): Scorer {
 }
 
 /** The heuristic; with SCORER=llm, the model too, asked only when the heuristic abstains. */
-function createInferrer(config: Config): SpeakerInferrer {
+export function createInferrer(config: Config): SpeakerInferrer {
   if (config.scorer !== 'llm') return createHeuristicInferrer();
   return chainInferrers(createHeuristicInferrer(), createModelInferrer(llmEndpoint(config)));
 }

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createContainer, createScorer, openStore } from './container.js';
+import { createContainer, createInferrer, createScorer, openStore } from './container.js';
 import { buildServer } from './http/server.js';
 import { createDemoWorkspace, isEmptyDatabase, type DemoCredentials } from './seed/demo.js';
 import { parseWorkspace, seedWorkspace, WorkspaceError } from './seed/workspace.js';
@@ -21,6 +21,7 @@ Commands:
   migrate               create the database if needed and apply pending migrations
   seed FILE.json        load a workspace description (idempotent)
   openapi               print the OpenAPI 3.1 document
+  infer FILE.jsonl      rep speaker and call type for each call of a file (JSON lines out)
   backfill FILE|FOLDER  send past calls to the API at a safe pace (callscore backfill --help)
 
 Configuration comes from environment variables (see README.md).`;
@@ -167,6 +168,18 @@ async function main(argv: string[]): Promise<number> {
         await store.close();
       }
       return 0;
+    }
+    case 'infer': {
+      const file = positionals[0];
+      if (!file) {
+        console.error(
+          'Usage: callscore infer FILE.jsonl   (one call per line: {"id", "segments", "participants"?, "rep"?})',
+        );
+        return 2;
+      }
+      const { inferFile } = await import('./infer/infer-file.js');
+      const { failed } = await inferFile(file, createInferrer(config));
+      return failed > 0 ? 1 : 0;
     }
     case 'openapi': {
       const { printOpenApi } = await import('./http/openapi-document.js'); // no database needed

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createHeuristicInferrer } from '../src/ingest/infer-speaker.js';
+import { inferFile } from '../src/infer/infer-file.js';
+
+const run = promisify(execFile);
+
+const coldCall = [
+  { speaker: 'Speaker 1', text: 'Hello, this is Dana speaking.' },
+  {
+    speaker: 'Speaker 2',
+    text: 'Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?',
+  },
+  { speaker: 'Speaker 1', text: "I have a few minutes. We're currently using spreadsheets for routing." },
+  {
+    speaker: 'Speaker 2',
+    text: 'How are you handling delays today? What does a missed delivery window cost you?',
+  },
+  { speaker: 'Speaker 1', text: 'Honestly it costs us customers. Our budget is tight this quarter though.' },
+  {
+    speaker: 'Speaker 2',
+    text: 'Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
+  },
+];
+
+function writeJsonl(lines: string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-infer-'));
+  const file = path.join(dir, 'calls.jsonl');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('callscore infer', () => {
+  it('answers from the dialogue alone, abstains rather than guess, and reports bad lines', async () => {
+    const file = writeJsonl([
+      // A labelled record's rep_speaker is the answer under evaluation: it must be ignored.
+      JSON.stringify({ id: 'cold', segments: coldCall, rep_speaker: 'Speaker 1' }),
+      JSON.stringify({
+        id: 'symmetric',
+        segments: [
+          { speaker: 'A', text: 'Morning.' },
+          { speaker: 'B', text: 'Morning.' },
+        ],
+      }),
+      JSON.stringify({
+        id: 'named',
+        segments: [
+          { speaker: 'Kim', text: 'Hi.' },
+          { speaker: 'Lee', text: 'Hello.' },
+        ],
+        participants: [{ role: 'rep', name: 'Lee' }],
+      }),
+      'not json',
+    ]);
+    const out = new PassThrough();
+    const chunks: string[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const counts = await inferFile(file, createHeuristicInferrer(), out, new PassThrough());
+    const results = chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(counts).toEqual({ lines: 4, answered: 2, abstained: 1, failed: 1 });
+    expect(results[0]).toMatchObject({ id: 'cold', rep_speaker: 'Speaker 2', call_type: 'cold_call' });
+    expect(results[0].confidence).toBeGreaterThan(0);
+    expect(results[0].confidence).toBeLessThanOrEqual(1);
+    expect(results[1]).toEqual({
+      id: 'symmetric',
+      rep_speaker: null,
+      confidence: null,
+      call_type: 'discovery',
+      error: 'rep_speaker_undetermined',
+    });
+    expect(results[2]).toMatchObject({ id: 'named', rep_speaker: 'Lee', confidence: 1 });
+    expect(results[3]).toMatchObject({ rep_speaker: null, error: 'invalid_json' });
+  });
+
+  it('runs as a command: JSON lines on stdout, exit 0 when every line was processed', async () => {
+    const file = writeJsonl([JSON.stringify({ id: 'cold', segments: coldCall })]);
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'infer', file]);
+    expect(JSON.parse(stdout.trim())).toMatchObject({ id: 'cold', rep_speaker: 'Speaker 2' });
+    expect(stderr).toContain('Inferred 1 calls');
+  });
+});
