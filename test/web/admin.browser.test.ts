@@ -3,61 +3,21 @@
  * creates and rotates an API key, and the invitee accepts through the one-time link. axe-core checks every
  * page (no serious or critical violations); the CSP stays enforced (no console CSP errors).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium, seriousViolations } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { callBody } from '../helpers/workspace.js';
 import { adminWorkspace } from './admin.helpers.js';
 import { PASSWORD } from './web-client.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-describe.skipIf(!fs.existsSync(CHROMIUM))('admin pages in Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('admin pages in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
 
   beforeAll(async () => {
     t = await startApp('sqlite', { workspace: adminWorkspace() });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

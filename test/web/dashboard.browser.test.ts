@@ -2,34 +2,15 @@
  * The dashboard in a real Chromium (SQLite only): reached from the navigation, charts exposed as images with
  * their accessible names, the team filter as a plain GET form, and no serious or critical axe-core violation.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekBounds } from '../../src/http/web/dashboard/model.js';
+import { HAS_CHROMIUM, launchChromium, seriousViolations } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { PASSWORD, webWorkspace } from './web-client.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: unknown[] }> } }
-    ).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  })) as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('dashboard in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let eastId = '';
@@ -115,18 +96,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in Chromium', () => {
         })
         .execute();
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
