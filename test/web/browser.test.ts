@@ -6,46 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium, seriousViolations, SCREENSHOTS } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { callBody } from '../helpers/workspace.js';
 import { PASSWORD, webWorkspace } from './web-client.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
-const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/**
- * axe-core's serious and critical violations on the current page. The script is evaluated through the
- * DevTools protocol rather than a <script> tag, so the page's CSP (no inline scripts) stays enforced.
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-describe.skipIf(!fs.existsSync(CHROMIUM))('web application in Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('web application in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let callId = '';
@@ -122,18 +90,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('web application in Chromium', () => {
       }),
     });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
