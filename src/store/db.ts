@@ -22,6 +22,7 @@ import * as web from './migrations/2026-11-25-web.js';
 import * as admin from './migrations/2026-11-26-admin.js';
 import * as coaching from './migrations/2026-11-27-coaching.js';
 import * as dashboard from './migrations/2026-11-28-dashboard.js';
+import * as search from './migrations/2026-11-29-search.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -109,6 +110,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-admin': admin,
   '2026-11-27-coaching': coaching,
   '2026-11-28-dashboard': dashboard,
+  '2026-11-29-search': search,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -4,7 +4,8 @@
  * (non-deleted) teams, reps their own. Everyone also sees the calls they own. A call outside the scope is
  * simply not found, so ids never leak.
  */
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { Dialect } from './db.js';
 import type { CallsTable, Database } from './schema.js';
 
 export interface Viewer {
@@ -19,6 +20,31 @@ export interface LibraryFilters {
   repUserId?: string;
   callType?: string;
   status?: string;
+  /** Inclusive UTC days (YYYY-MM-DD) on when the call happened (occurred_at, else created_at). */
+  from?: string;
+  to?: string;
+  /** Inclusive bounds (0..100) on the current result's score; calls without a score never match. */
+  minScore?: number | null;
+  maxScore?: number | null;
+  /** Full-text search over the transcript's turns (the user's words, not a query language). */
+  q?: string;
+}
+
+/** The day after a YYYY-MM-DD day, as YYYY-MM-DD (UTC). */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The user's words as an FTS5 query: each word a quoted phrase (inner quotes doubled), all of them required.
+ * Operators (`AND`, `NEAR`, `*`, `-`, `:`…) are thereby plain text, so no input is a syntax error.
+ */
+export function fts5Query(q: string): string {
+  return q
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => `"${word.replace(/"/g, '""')}"`)
+    .join(' ');
 }
 
 /** Keyset position: the last row of the previous page, newest first by (created_at, id). */
@@ -53,6 +79,7 @@ export function visibleTo(eb: CallsEb, viewer: Viewer) {
 
 export async function listVisibleCalls(
   db: Kysely<Database>,
+  dialect: Dialect,
   viewer: Viewer,
   filters: LibraryFilters,
   after: LibraryCursor | null,
@@ -81,6 +108,29 @@ export async function listVisibleCalls(
   if (filters.repUserId) query = query.where('c.rep_user_id', '=', filters.repUserId);
   if (filters.callType) query = query.where('c.call_type', '=', filters.callType);
   if (filters.status) query = query.where('c.status', '=', filters.status);
+  // The same expression as the calls_dashboard index (2026-11-28) and the date the library shows.
+  const happenedAt = sql<string>`coalesce(c.occurred_at, c.created_at)`;
+  if (filters.from) query = query.where(happenedAt, '>=', filters.from);
+  if (filters.to) query = query.where(happenedAt, '<', nextDay(filters.to));
+  if (filters.minScore != null) query = query.where('r.score', '>=', filters.minScore);
+  if (filters.maxScore != null) query = query.where('r.score', '<=', filters.maxScore);
+  const words = filters.q ? fts5Query(filters.q) : '';
+  if (words) {
+    // The structures of migration 2026-11-29-search: the FTS5 table call_search; the GIN index on
+    // call_search_document(turns).
+    query =
+      dialect === 'sqlite'
+        ? query.where(
+            'c.id',
+            'in',
+            sql<string>`(select call_id from call_search where call_search match ${words})`,
+          )
+        : query.where(
+            'c.id',
+            'in',
+            sql<string>`(select call_id from call_transcripts where call_search_document(turns) @@ websearch_to_tsquery('simple', ${filters.q}))`,
+          );
+  }
   if (after) {
     // Row-value comparison: one index range scan on (…, created_at, id) in both SQLite and PostgreSQL.
     query = query.where((eb) =>

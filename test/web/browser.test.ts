@@ -145,7 +145,7 @@ describe.skipIf(!HAS_CHROMIUM)('web application in Chromium', () => {
       expect(await scoredRow.locator('.status').textContent()).toBe('Scored');
       expect(await page.locator('.site-header .who').textContent()).toContain('Bob Stone');
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'library.png'), fullPage: true });
+      // (docs/screenshots/library.png comes from flows.browser.test.ts, with the filters and search applied.)
 
       // Filters are plain GET forms.
       await page.getByLabel('Status').selectOption('queued');

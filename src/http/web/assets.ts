@@ -48,6 +48,9 @@ input, select { font: inherit; padding: 0.5rem 0.6rem; border: 1px solid #6b7480
 .alert { border: 1px solid var(--low); background: var(--low-bg); color: var(--low); border-radius: 6px; padding: 0 0.75rem; }
 .filters { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; margin-bottom: 1rem; }
 .filter-actions { display: flex; gap: 1rem; align-items: center; }
+.filters .field-search { flex-basis: 100%; }
+.filters .field-search input { max-width: 32rem; }
+.filters .field-score input { min-width: 0; width: 7rem; }
 .table-wrap { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
 table.calls { width: 100%; border-collapse: collapse; }
 table.calls th, table.calls td { text-align: left; padding: 0.6rem 0.75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -86,6 +89,7 @@ td .sub { display: block; }
 .turn { background: var(--card); border: 1px solid var(--line); border-left: 4px solid var(--line); border-radius: 6px; padding: 0.5rem 0.75rem; scroll-margin-top: 1rem; }
 .turn-rep { background: var(--rep-bg); border-left-color: var(--rep-line); }
 .turn:target { outline: 3px solid var(--focus); outline-offset: 2px; }
+.turn-playing { border-left-color: var(--focus); box-shadow: inset 4px 0 0 var(--focus); }
 .turn-head { display: flex; gap: 0.6rem; align-items: baseline; }
 .speaker { font-weight: 600; }
 .badge { display: inline-block; font-size: 0.75rem; font-weight: 700; color: #ffffff; background: var(--rep-line); border-radius: 4px; padding: 0 0.4rem; }

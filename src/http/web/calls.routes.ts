@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { normaliseSpeaker } from '../../scoring/scorers/scorer.js';
+import type { Dialect } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import {
   filterableReps,
@@ -11,6 +12,7 @@ import {
   listVisibleCalls,
   type LibraryCursor,
 } from '../../store/web-calls.repo.js';
+import { filterParams, libraryFilterValues, toLibraryFilters } from './library-filters.js';
 import { sendPage } from './render.js';
 import { requireSignIn, viewerOf } from './session.js';
 import { CallPage, type CallCriterion, type CallResult, type CallTurn } from './views/call.js';
@@ -20,6 +22,7 @@ import { loadCoaching } from './coaching/load.js';
 
 export interface CallsRoutesOptions {
   db: Kysely<Database>;
+  dialect: Dialect;
   staging: boolean;
 }
 
@@ -105,7 +108,7 @@ function toCriteria(criteriaJson: string): CallCriterion[] {
 }
 
 export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOptions): Promise<void> {
-  const { db, staging } = options;
+  const { db, dialect, staging } = options;
   app.addHook('preHandler', requireSignIn);
 
   app.get('/', async (_request, reply) => reply.redirect('/calls', 303));
@@ -113,12 +116,7 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
   app.get('/calls', async (request, reply) => {
     const session = request.webSession!;
     const viewer = viewerOf(session);
-    const filters = {
-      team: param(request.query, 'team'),
-      rep: param(request.query, 'rep'),
-      type: param(request.query, 'type'),
-      status: param(request.query, 'status'),
-    };
+    const filters = libraryFilterValues(request.query);
     const perPageRaw = Number(param(request.query, 'per_page'));
     const perPage =
       Number.isInteger(perPageRaw) && perPageRaw >= 1
@@ -127,21 +125,14 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
     const after = decodeCursor(param(request.query, 'after'));
 
     const [rows, teams, reps] = await Promise.all([
-      listVisibleCalls(
-        db,
-        viewer,
-        { teamId: filters.team, repUserId: filters.rep, callType: filters.type, status: filters.status },
-        after,
-        perPage + 1,
-      ),
+      listVisibleCalls(db, dialect, viewer, toLibraryFilters(filters), after, perPage + 1),
       filterableTeams(db, viewer),
       filterableReps(db, viewer),
     ]);
     const page = rows.slice(0, perPage);
 
     const link = (cursor: LibraryCursor | null) => {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+      const params = filterParams(filters);
       if (perPage !== DEFAULT_PAGE_SIZE) params.set('per_page', String(perPage));
       if (cursor) params.set('after', encodeCursor(cursor));
       const qs = params.toString();

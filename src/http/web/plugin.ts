@@ -79,11 +79,15 @@ export async function webRoutes(app: FastifyInstance, options: WebRoutesOptions)
   });
 
   await app.register(loginRoutes, { db, staging, throttle });
-  await app.register(callsRoutes, { db, staging });
+  await app.register(callsRoutes, { db, dialect: options.store.dialect, staging });
   await app.register(dashboardRoutes, { db, staging });
   await app.register(adminRoutes, { db, staging, config: options.config });
   await app.register(coachingRoutes, { db, staging, recordings: options.recordings });
-  await app.register(csvRoutes, { db, publicAppBaseUrl: options.config.publicAppBaseUrl });
+  await app.register(csvRoutes, {
+    db,
+    dialect: options.store.dialect,
+    publicAppBaseUrl: options.config.publicAppBaseUrl,
+  });
   await app.register(newCallRoutes, { db, staging, recordings: options.recordings });
   await app.register(scorecardRoutes, { db, staging });
 }

@@ -6,10 +6,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../../store/db.js';
 import type { Database } from '../../../store/schema.js';
 import { listVisibleCalls, type LibraryCursor } from '../../../store/web-calls.repo.js';
 import { requireSignIn, viewerOf } from '../session.js';
-import { queryParam } from './common.js';
+import { libraryFilterValues, toLibraryFilters } from '../library-filters.js';
 
 export const CSV_COLUMNS = [
   'date',
@@ -31,25 +32,20 @@ export function csvCell(value: string | number | null): string {
 
 export async function csvRoutes(
   app: FastifyInstance,
-  options: { db: Kysely<Database>; publicAppBaseUrl: string },
+  options: { db: Kysely<Database>; dialect: Dialect; publicAppBaseUrl: string },
 ): Promise<void> {
-  const { db } = options;
+  const { db, dialect } = options;
   app.addHook('preHandler', requireSignIn);
 
   app.get('/calls.csv', async (request, reply) => {
     const viewer = viewerOf(request.webSession!);
-    const filters = {
-      teamId: queryParam(request.query, 'team'),
-      repUserId: queryParam(request.query, 'rep'),
-      callType: queryParam(request.query, 'type'),
-      status: queryParam(request.query, 'status'),
-    };
+    const filters = toLibraryFilters(libraryFilterValues(request.query));
     const base = options.publicAppBaseUrl.replace(/\/+$/, '');
     async function* lines(): AsyncGenerator<string> {
       yield `${CSV_COLUMNS.join(',')}\r\n`;
       let after: LibraryCursor | null = null;
       for (;;) {
-        const rows = await listVisibleCalls(db, viewer, filters, after, PAGE);
+        const rows = await listVisibleCalls(db, dialect, viewer, filters, after, PAGE);
         let chunk = '';
         for (const r of rows) {
           const score = r.score === null ? null : Math.round(Number(r.score) * 10) / 10;

@@ -386,4 +386,35 @@ document.addEventListener('click', function (event) {
   var played = player.play();
   if (played && typeof played.catch === 'function') played.catch(function () {});
 });
+// Playback follows the transcript: the turn being spoken (latest start_ms at or before the playhead) is marked.
+(function () {
+  var player = document.getElementById('call-player');
+  var turns = Array.prototype.slice.call(document.querySelectorAll('.transcript [data-start-ms]'));
+  if (!player || !turns.length) return;
+  var current = null;
+  function follow() {
+    var now = player.currentTime * 1000;
+    var best = null;
+    var bestStart = -1;
+    turns.forEach(function (turn) {
+      var start = Number(turn.getAttribute('data-start-ms'));
+      if (isFinite(start) && start <= now && start >= bestStart) {
+        best = turn;
+        bestStart = start;
+      }
+    });
+    if (best === current) return;
+    if (current) {
+      current.removeAttribute('aria-current');
+      current.classList.remove('turn-playing');
+    }
+    current = best;
+    if (current) {
+      current.setAttribute('aria-current', 'true');
+      current.classList.add('turn-playing');
+    }
+  }
+  player.addEventListener('timeupdate', follow);
+  player.addEventListener('seeked', follow);
+})();
 `;

@@ -291,7 +291,12 @@ export function CallPage(props: CallPageProps): JSX.Element {
         </p>
         <ol class="transcript">
           {props.turns.map((turn, index) => (
-            <li id={`turn-${index}`} class={turn.isRep ? 'turn turn-rep' : 'turn'} tabindex="-1">
+            <li
+              id={`turn-${index}`}
+              class={turn.isRep ? 'turn turn-rep' : 'turn'}
+              tabindex="-1"
+              data-start-ms={turn.start_ms !== null ? String(turn.start_ms) : undefined}
+            >
               <div class="turn-head">
                 <span class="speaker" safe>
                   {turn.speaker}

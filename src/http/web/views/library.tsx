@@ -9,6 +9,7 @@ import {
   statusLabel,
 } from './format.js';
 import { Layout, type LayoutProps } from './layout.js';
+import { filterParams, type LibraryFilterValues } from '../library-filters.js';
 
 export interface LibraryRow {
   id: string;
@@ -24,7 +25,7 @@ export interface LibraryRow {
 
 export interface LibraryPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'csrfToken'> {
   rows: LibraryRow[];
-  filters: { team: string; rep: string; type: string; status: string };
+  filters: LibraryFilterValues;
   teams: { id: string; name: string }[];
   reps: { id: string; name: string; email: string }[];
   nextHref: string | null;
@@ -55,9 +56,7 @@ function ScoreCell(props: { score: number | null }): JSX.Element {
 
 /** The CSV export of this view: the same filters (paging aside). */
 function csvHref(filters: LibraryPageProps['filters']): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-  const qs = params.toString();
+  const qs = filterParams(filters).toString();
   return qs ? `/calls.csv?${qs}` : '/calls.csv';
 }
 
@@ -83,6 +82,10 @@ export function LibraryPage(props: LibraryPageProps): JSX.Element {
         </p>
       </div>
       <form method="get" action="/calls" class="filters" aria-label="Filter calls">
+        <div class="field field-search">
+          <label for="f-q">Search transcripts</label>
+          <input id="f-q" name="q" type="search" value={filters.q} maxlength="200" />
+        </div>
         {props.teams.length ? (
           <div class="field">
             <label for="f-team">Team</label>
@@ -142,6 +145,38 @@ export function LibraryPage(props: LibraryPageProps): JSX.Element {
               </Option>
             ))}
           </select>
+        </div>
+        <div class="field">
+          <label for="f-from">From</label>
+          <input id="f-from" name="from" type="date" value={filters.from} />
+        </div>
+        <div class="field">
+          <label for="f-to">To</label>
+          <input id="f-to" name="to" type="date" value={filters.to} />
+        </div>
+        <div class="field field-score">
+          <label for="f-min-score">Min score</label>
+          <input
+            id="f-min-score"
+            name="min_score"
+            type="number"
+            min="0"
+            max="100"
+            step="any"
+            value={filters.min_score}
+          />
+        </div>
+        <div class="field field-score">
+          <label for="f-max-score">Max score</label>
+          <input
+            id="f-max-score"
+            name="max_score"
+            type="number"
+            min="0"
+            max="100"
+            step="any"
+            value={filters.max_score}
+          />
         </div>
         <div class="filter-actions">
           <button type="submit" class="button">
