@@ -5,6 +5,7 @@
  */
 import { STATUSES, formatCallScore, formatCriterionScore, scoreBand, statusLabel } from '../views/format.js';
 import { Layout, type LayoutProps } from '../views/layout.js';
+import { SelectField } from '../views/fields.js';
 import type { CriterionAverage, DashboardSummary, GroupRow, WeekPoint } from './model.js';
 
 export interface DashboardPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'csrfToken'> {
@@ -32,14 +33,6 @@ const lastDay = (endIso: string): string => new Date(Date.parse(endIso) - 24 * 3
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-function Option(props: { value: string; selected: boolean; children: string }): JSX.Element {
-  return (
-    <option value={props.value} selected={props.selected} safe>
-      {props.children}
-    </option>
-  );
-}
 
 function ScoreText(props: { score: number | null }): JSX.Element {
   if (props.score === null) {
@@ -290,40 +283,22 @@ export function DashboardPage(props: DashboardPageProps): JSX.Element {
 
       {props.teams.length || props.reps.length ? (
         <form method="get" action="/dashboard" class="filters" aria-label="Filter the dashboard">
-          {props.teams.length ? (
-            <div class="field">
-              <label for="d-team">Team</label>
-              <select id="d-team" name="team">
-                <Option value="" selected={!filters.team}>
-                  All teams
-                </Option>
-                {props.teams.map((t) => (
-                  <Option value={t.id} selected={filters.team === t.id}>
-                    {t.name}
-                  </Option>
-                ))}
-              </select>
-            </div>
-          ) : (
-            ''
-          )}
-          {props.reps.length ? (
-            <div class="field">
-              <label for="d-rep">Rep</label>
-              <select id="d-rep" name="rep">
-                <Option value="" selected={!filters.rep}>
-                  All reps
-                </Option>
-                {props.reps.map((r) => (
-                  <Option value={r.id} selected={filters.rep === r.id}>
-                    {r.name}
-                  </Option>
-                ))}
-              </select>
-            </div>
-          ) : (
-            ''
-          )}
+          <SelectField
+            id="d-team"
+            name="team"
+            label="Team"
+            all="All teams"
+            value={filters.team}
+            options={props.teams.map((t) => ({ value: t.id, label: t.name }))}
+          />
+          <SelectField
+            id="d-rep"
+            name="rep"
+            label="Rep"
+            all="All reps"
+            value={filters.rep}
+            options={props.reps.map((r) => ({ value: r.id, label: r.name }))}
+          />
           <div class="filter-actions">
             <button type="submit" class="button">
               Apply filters

@@ -9,6 +9,7 @@ import {
   statusLabel,
 } from './format.js';
 import { Layout, type LayoutProps } from './layout.js';
+import { SelectField } from './fields.js';
 import { filterParams, type LibraryFilterValues } from '../library-filters.js';
 
 export interface LibraryRow {
@@ -31,14 +32,6 @@ export interface LibraryPageProps extends Pick<LayoutProps, 'staging' | 'user' |
   nextHref: string | null;
   firstHref: string | null;
   filtered: boolean;
-}
-
-function Option(props: { value: string; selected: boolean; children: string }): JSX.Element {
-  return (
-    <option value={props.value} selected={props.selected} safe>
-      {props.children}
-    </option>
-  );
 }
 
 function ScoreCell(props: { score: number | null }): JSX.Element {
@@ -86,66 +79,38 @@ export function LibraryPage(props: LibraryPageProps): JSX.Element {
           <label for="f-q">Search transcripts</label>
           <input id="f-q" name="q" type="search" value={filters.q} maxlength="200" />
         </div>
-        {props.teams.length ? (
-          <div class="field">
-            <label for="f-team">Team</label>
-            <select id="f-team" name="team">
-              <Option value="" selected={!filters.team}>
-                All teams
-              </Option>
-              {props.teams.map((t) => (
-                <Option value={t.id} selected={filters.team === t.id}>
-                  {t.name}
-                </Option>
-              ))}
-            </select>
-          </div>
-        ) : (
-          ''
-        )}
-        {props.reps.length ? (
-          <div class="field">
-            <label for="f-rep">Rep</label>
-            <select id="f-rep" name="rep">
-              <Option value="" selected={!filters.rep}>
-                All reps
-              </Option>
-              {props.reps.map((r) => (
-                <Option value={r.id} selected={filters.rep === r.id}>
-                  {r.name}
-                </Option>
-              ))}
-            </select>
-          </div>
-        ) : (
-          ''
-        )}
-        <div class="field">
-          <label for="f-type">Call type</label>
-          <select id="f-type" name="type">
-            <Option value="" selected={!filters.type}>
-              All types
-            </Option>
-            {CALL_TYPES.map((t) => (
-              <Option value={t} selected={filters.type === t}>
-                {callTypeLabel(t)}
-              </Option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-status">Status</label>
-          <select id="f-status" name="status">
-            <Option value="" selected={!filters.status}>
-              All statuses
-            </Option>
-            {STATUSES.map((s) => (
-              <Option value={s} selected={filters.status === s}>
-                {statusLabel(s)}
-              </Option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="f-team"
+          name="team"
+          label="Team"
+          all="All teams"
+          value={filters.team}
+          options={props.teams.map((t) => ({ value: t.id, label: t.name }))}
+        />
+        <SelectField
+          id="f-rep"
+          name="rep"
+          label="Rep"
+          all="All reps"
+          value={filters.rep}
+          options={props.reps.map((r) => ({ value: r.id, label: r.name }))}
+        />
+        <SelectField
+          id="f-type"
+          name="type"
+          label="Call type"
+          all="All types"
+          value={filters.type}
+          options={CALL_TYPES.map((t) => ({ value: t, label: callTypeLabel(t) }))}
+        />
+        <SelectField
+          id="f-status"
+          name="status"
+          label="Status"
+          all="All statuses"
+          value={filters.status}
+          options={STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
+        />
         <div class="field">
           <label for="f-from">From</label>
           <input id="f-from" name="from" type="date" value={filters.from} />
