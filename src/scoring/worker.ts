@@ -16,6 +16,7 @@ import {
   type JobLease,
 } from '../store/jobs.repo.js';
 import { recordResult } from '../store/results.repo.js';
+import { indexCallForSearch } from '../store/search.repo.js';
 import { processJob } from './process-job.js';
 import type { Scorer } from './scorers/scorer.js';
 
@@ -116,6 +117,8 @@ export function createWorker(options: WorkerOptions): ScoringWorker {
     try {
       let result;
       try {
+        // Search indexing happens here rather than at ingestion, keeping its cost off the API's requests.
+        await indexCallForSearch(store.db, store.dialect, lease.callId);
         result = await processJob(
           {
             db: store.db,

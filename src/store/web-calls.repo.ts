@@ -116,8 +116,8 @@ export async function listVisibleCalls(
   if (filters.maxScore != null) query = query.where('r.score', '<=', filters.maxScore);
   const words = filters.q ? fts5Query(filters.q) : '';
   if (words) {
-    // The structures of migration 2026-11-29-search: the FTS5 table call_search; the GIN index on
-    // call_search_document(turns).
+    // The structures of migration 2026-11-29-search (filled by the scoring worker, store/search.repo.ts): the
+    // FTS5 table call_search; the GIN-indexed tsvector column call_transcripts.search.
     query =
       dialect === 'sqlite'
         ? query.where(
@@ -128,7 +128,7 @@ export async function listVisibleCalls(
         : query.where(
             'c.id',
             'in',
-            sql<string>`(select call_id from call_transcripts where call_search_document(turns) @@ websearch_to_tsquery('simple', ${filters.q}))`,
+            sql<string>`(select call_id from call_transcripts where search @@ websearch_to_tsquery('simple', ${filters.q}))`,
           );
   }
   if (after) {

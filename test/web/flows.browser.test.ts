@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchChromium, seriousViolations, SCREENSHOTS } from '../helpers/browser.js';
+import { createWorker } from '../../src/scoring/worker.js';
+import { createRulesScorer } from '../../src/scoring/scorers/rules.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 import { PASSWORD, webWorkspace } from './web-client.js';
@@ -75,6 +77,14 @@ describe.skipIf(!HAS_CHROMIUM)('end-to-end flows in Chromium', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
+  /** Runs queued scoring jobs (which also index calls for search), as the app's worker thread would. */
+  async function runWorkerUntilIdle(): Promise<void> {
+    const worker = createWorker({ store: t.deps.store, scorer: createRulesScorer(), config: t.deps.config });
+    while (await worker.runOnce()) {
+      // next job
+    }
+  }
+
   beforeAll(async () => {
     t = await startApp('sqlite', { workspace: webWorkspace() });
 
@@ -119,6 +129,8 @@ describe.skipIf(!HAS_CHROMIUM)('end-to-end flows in Chromium', () => {
       );
     ids.reassign = await eastCall('Reassign me.');
     ids.failed = await eastCall('This one failed.');
+    // Score (and index) everything first, then stage the states the tests start from.
+    await runWorkerUntilIdle();
     await t.deps.store.db
       .updateTable('calls')
       .set({ status: 'failed' })
@@ -195,6 +207,8 @@ describe.skipIf(!HAS_CHROMIUM)('end-to-end flows in Chromium', () => {
     });
     expect(response.status).toBe(202);
     const created = (await response.json()) as { id: string };
+    // The scoring worker indexes calls for search; the test app has none, so run its jobs here.
+    await runWorkerUntilIdle();
 
     // The new call is in the library, found by a word of its transcript.
     await page.goto(`${t.baseUrl}/calls`);

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { KEYS, callBody, sampleSegments } from '../helpers/workspace.js';
+import { indexCallForSearch } from '../../src/store/search.repo.js';
+import { createWorker } from '../../src/scoring/worker.js';
+import { createRulesScorer } from '../../src/scoring/scorers/rules.js';
 import { MIGRATIONS } from '../../src/store/db.js';
 import { WebClient, webWorkspace } from './web-client.js';
 
@@ -29,9 +32,11 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
   let erin: WebClient;
   const ids = { late10: '', early11: '', noon12: '', erin11: '' };
 
+  /** Creates a call through the API and indexes it for search, as the scoring worker does when it runs. */
   async function createCall(key: string, body: Record<string, unknown>): Promise<string> {
     const res = await t.api('POST', '/v1/calls', { key, body });
     expect(res.status, res.text).toBe(202);
+    await indexCallForSearch(t.deps.store.db, t.deps.store.dialect, res.body.id);
     return res.body.id as string;
   }
 
@@ -198,6 +203,30 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
       expect(await library(ada, 'q=nosuchwordanywhere')).toEqual([]);
     });
 
+    it('indexes a call when the scoring worker processes it, not on the ingest request', async () => {
+      // Its own app: running the worker here would score the shared fixtures other tests filter on.
+      const own = await startApp(dialect, { workspace: webWorkspace() });
+      try {
+        const res = await own.api('POST', '/v1/calls', {
+          body: callBody({ transcript: { segments: sampleSegments(' Capybara.') } }),
+        });
+        expect(res.status).toBe(202);
+        const admin = new WebClient(own.baseUrl);
+        expect((await admin.signIn('ada@acme.test')).status).toBe(303);
+        const found = async () => listed((await admin.get('/calls?q=capybara')).text);
+        expect(await found()).toEqual([]);
+        const worker = createWorker({
+          store: own.deps.store,
+          scorer: createRulesScorer(),
+          config: own.deps.config,
+        });
+        expect(await worker.runOnce()).toMatchObject({ callId: res.body.id });
+        expect(await found()).toEqual([res.body.id]);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('requires every word', async () => {
       expect(await library(ada, 'q=pelican%20zanzibar')).toEqual([ids.late10]);
       expect(new Set(await library(ada, 'q=pelican'))).toEqual(new Set([ids.late10, ids.early11]));
@@ -277,8 +306,14 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
         KEYS.full,
         callBody({ transcript: { segments: sampleSegments(' Gazebo.') } }),
       );
-      const setTurns = (turns: string) =>
-        t.deps.store.db.updateTable('call_transcripts').set({ turns }).where('call_id', '=', id).execute();
+      const setTurns = async (turns: string) => {
+        await t.deps.store.db
+          .updateTable('call_transcripts')
+          .set({ turns })
+          .where('call_id', '=', id)
+          .execute();
+        await indexCallForSearch(t.deps.store.db, t.deps.store.dialect, id);
+      };
       await setTurns('["a bare string", 42, {"speaker": "Ocelot", "text": "Armadillo talk."}]');
       expect(await library(ada, 'q=gazebo')).toEqual([]);
       expect(await library(ada, 'q=armadillo')).toEqual([id]);
