@@ -6,23 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { Viewer } from './web-calls.repo.js';
-
-/** Non-deleted teams the viewer manages (admin: all of the account; manager: own; rep: none). */
-export async function manageableTeams(db: Kysely<Database>, viewer: Viewer) {
-  if (viewer.role !== 'admin' && viewer.role !== 'manager') return [];
-  let query = db
-    .selectFrom('teams as t')
-    .select(['t.id', 't.name'])
-    .where('t.account_id', '=', viewer.accountId)
-    .where('t.deleted_at', 'is', null);
-  if (viewer.role === 'manager') {
-    query = query.where('t.id', 'in', (eb) =>
-      eb.selectFrom('team_members').select('team_id').where('user_id', '=', viewer.userId),
-    );
-  }
-  return query.orderBy('t.name').execute();
-}
+import { viewerTeams, type Viewer } from './web-calls.repo.js';
 
 export async function scorecardsOfTeams(db: Kysely<Database>, teamIds: string[]) {
   if (teamIds.length === 0) return [];
@@ -36,7 +20,7 @@ export async function scorecardsOfTeams(db: Kysely<Database>, teamIds: string[])
 
 /** A scorecard of a team the viewer manages, with its current criteria; undefined otherwise. */
 export async function findManageableScorecard(db: Kysely<Database>, viewer: Viewer, id: string) {
-  const teams = await manageableTeams(db, viewer);
+  const teams = await viewerTeams(db, viewer);
   if (teams.length === 0) return undefined;
   const card = await db
     .selectFrom('scorecards as s')

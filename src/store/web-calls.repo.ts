@@ -140,8 +140,8 @@ export async function listVisibleCalls(
   return query.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
 }
 
-/** Teams the viewer may filter by: an admin's whole account, a manager's own teams, none for a rep. */
-export async function filterableTeams(db: Kysely<Database>, viewer: Viewer) {
+/** Non-deleted teams in the viewer's scope: an admin's whole account, a manager's own teams, none for a rep. */
+export async function viewerTeams(db: Kysely<Database>, viewer: Viewer) {
   if (viewer.role !== 'admin' && viewer.role !== 'manager') return [];
   let query = db
     .selectFrom('teams as t')

@@ -6,7 +6,7 @@ import type { Dialect } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import {
   filterableReps,
-  filterableTeams,
+  viewerTeams,
   findCurrentResult,
   findVisibleCall,
   listVisibleCalls,
@@ -126,7 +126,7 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
 
     const [rows, teams, reps] = await Promise.all([
       listVisibleCalls(db, dialect, viewer, toLibraryFilters(filters), after, perPage + 1),
-      filterableTeams(db, viewer),
+      viewerTeams(db, viewer),
       filterableReps(db, viewer),
     ]);
     const page = rows.slice(0, perPage);

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { dashboardBuckets, namesOf, recentCriteria } from '../../../store/dashboard.repo.js';
 import type { Database } from '../../../store/schema.js';
-import { filterableReps, filterableTeams } from '../../../store/web-calls.repo.js';
+import { filterableReps, viewerTeams } from '../../../store/web-calls.repo.js';
 import { queryParam } from '../coaching/common.js';
 import { sendPage } from '../render.js';
 import { requireSignIn, viewerOf } from '../session.js';
@@ -29,7 +29,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
   app.get('/dashboard', async (request, reply) => {
     const session = request.webSession!;
     const viewer = viewerOf(session);
-    const [teams, reps] = await Promise.all([filterableTeams(db, viewer), filterableReps(db, viewer)]);
+    const [teams, reps] = await Promise.all([viewerTeams(db, viewer), filterableReps(db, viewer)]);
     const wantedTeam = queryParam(request.query, 'team');
     const wantedRep = queryParam(request.query, 'rep');
     const filters = {

@@ -10,10 +10,10 @@ import { CALL_TYPES } from '../../../ingest/classify-call.js';
 import { validateCriteria } from '../../../scoring/criteria.js';
 import { SCORECARD_TEMPLATES } from '../../../scoring/templates.js';
 import type { Database } from '../../../store/schema.js';
+import { viewerTeams } from '../../../store/web-calls.repo.js';
 import {
   createScorecard,
   findManageableScorecard,
-  manageableTeams,
   saveScorecardVersion,
   saveTeamChoice,
   scorecardNameTaken,
@@ -49,7 +49,7 @@ export async function scorecardRoutes(
     extra: { error?: string; form?: { team: string; template: string; name: string } } = {},
   ) {
     const session = request.webSession!;
-    const teams = await manageableTeams(db, viewerOf(session));
+    const teams = await viewerTeams(db, viewerOf(session));
     const cards = await scorecardsOfTeams(
       db,
       teams.map((t) => t.id),
@@ -93,7 +93,7 @@ export async function scorecardRoutes(
       template: formField(request.body, 'template') ?? '',
       name: (formField(request.body, 'name') ?? '').trim(),
     };
-    const teams = await manageableTeams(db, viewerOf(session));
+    const teams = await viewerTeams(db, viewerOf(session));
     const team = teams.find((t) => t.id === form.team);
     if (!team) return sendNotFound(reply, session, staging);
     const template = SCORECARD_TEMPLATES.find((t) => t.key === form.template);
@@ -206,9 +206,7 @@ export async function scorecardRoutes(
     const session = request.webSession!;
     if (!sessionCsrfValid(request)) return sendExpiredForm(reply, session, staging);
     const teamId = idParam(request);
-    const team = teamId
-      ? (await manageableTeams(db, viewerOf(session))).find((t) => t.id === teamId)
-      : undefined;
+    const team = teamId ? (await viewerTeams(db, viewerOf(session))).find((t) => t.id === teamId) : undefined;
     if (!team) return sendNotFound(reply, session, staging);
     const cards = await scorecardsOfTeams(db, [team.id]);
     const current = await teamChoice(db, team.id);
