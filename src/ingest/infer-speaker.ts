@@ -77,7 +77,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 5,
     pattern:
       '\\bour (?:platform|solution|product|software|tool|app|pricing|plans?|module|add-on|integration|connector|agent|' +
-      'native|certified|standard|default|support team|legal team|team can|customers (?:usually|typically|see|tell|like))\\b' +
+      'native|certified|standard|default|support team|team can|customers (?:usually|typically|see|tell|like))\\b' +
       '|\\bwe (?:help|offer|provide|work with|specialize|support|integrate|sit on|handle|ship|put|make it|fix|have a (?:native|certified|[a-z]+ region))\\b' +
       '|\\b(?:customers|companies|teams|clients) like (?:you|yours)\\b|\\bcompanies your size\\b|\\bmost of our (?:clients|customers)\\b' +
       "|\\bthat's (?:exactly )?(?:the (?:exact )?problem|what) (?:we|the [a-z-]+) (?:fix|solve|do)|\\bwe(?:'ve| have) helped\\b" +
@@ -265,7 +265,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\bhow does (?:it|that|this|the [a-z]+) (?:work|compare|differ)\\b|\\bwhat (?:exactly )?does (?:it|that|the [a-z]+) do\\b' +
+      '\\bhow does (?:it|that|this|the [a-z]+) (?:work|compare|differ)\\b|\\bwhat (?:exactly )?does (?:it|that) do\\b' +
       '|\\bcan (?:we|i|our [a-z]+) (?:export|import|try|integrate)\\b|\\bwould we need\\b|\\bdo we need\\b|\\bhow many [a-z]+ would we\\b',
   },
   // ---- generic templates from sales methodology (openers, SPIN discovery, value, objections, next steps) ----
@@ -357,6 +357,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 3,
     pattern:
+      '\\blet me (?:check|talk|run (?:it|this|that)|confirm) (?:with|by|past) (?:my|our|the)\\b|' +
       "\\bi (?:need|have|'d need|'d have|would need|would have) to (?:run|check|talk|ask|get|speak|loop)\\b|\\b(?:run|check) (?:it|this|that) (?:by|with|past)\\b|\\bget (?:sign-off|approval|buy-in)\\b",
   },
   {
@@ -425,22 +426,64 @@ const FAMILIES: readonly CueFamily[] = [
       '\\b(?:our|my) (?:current|old|existing|own|biggest|main|office|team|staff|people|it|hr|finance|board|boss|manager|director|clinic|clinics|sites?|stores?|customers|users|system|tool|process|data)\\b' +
       '|\\bwe (?:see|saw|tried|lost|hired|paid|had|spend|spent|pay|get|got|did|need|needed|want|wanted)\\b',
   },
+  // ---- general conversational roles (who offers to act, whose organisation is discussed) ----
+  {
+    // The seller offers to do the work: "shall I put together…", "would it help if I…", "want me to…".
+    name: 'offer_to_act',
+    side: 'seller',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      '\\b(?:shall|should) i (?!ask\\b|tell\\b|say\\b|call\\b|bring\\b|send (?:you )?(?:our|my)\\b)[a-z]+|\\bwould it help if (?:i|we)\\b|\\b(?:do |would )?you (?:want|like) me to\\b' +
+      "|\\bi'?ll (?:have|get) (?:them|it|that|those|this|something|a [a-z]+) (?:ready|over|across|drafted|sorted)\\b|\\bi'?ll put (?:together|in)\\b" +
+      "|\\bmeeting request\\b|\\b(?:a few|some|two|three) (?:slots|time slots)\\b|\\bi'?ll (?:reflect|include|note) (?:that|it|this)\\b" +
+      "|\\bi'?ll (?:loop in|bring in|ask (?:our|my))\\b|\\b(?:could|can) i show you\\b|\\bput together (?:a|an|some|the|two|three|a few)\\b" +
+      "|\\bwhat(?:'s| is) the best (?:email|number|way to reach|time to (?:call|reach))\\b|\\bi'?ll meet you\\b|\\bfor (?:your )?signature\\b" +
+      "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b",
+  },
+  {
+    // The seller talks about the buyer's organisation and its numbers ("your team", "your renewal", "your stores").
+    name: 'your_org',
+    side: 'seller',
+    weight: 0.75,
+    cap: 6,
+    pattern:
+      "\\byour (?:team|teams|company|company's|agency|office|offices|business|organi[sz]ation|district|clinic|clinics|firm|group|staff|people|reps|managers|agents|drivers|stores|sites|locations|numbers|volumes?|setup|process|workflow|side|users|admins|account|renewal|contract|current|existing|growth|goals|priorities|timeline|board|cfo|ceo|director|it team|finance team|lawyer|buyers|customers|patients|students|members)\\b",
+  },
+  {
+    // The buyer refers to the vendor's offering as "yours": "your platform", "your pricing", "your docs".
+    name: 'vendor_ref',
+    side: 'buyer',
+    weight: 1,
+    cap: 4,
+    pattern:
+      '\\byour (?:product|products|platform|software|tool|app|solution|pricing|prices|price|offering|enterprise|docs|documentation|api|sales (?:team|rep)|support (?:team|line)|website|site|ad|email|brochure|competitors?)\\b',
+  },
 ];
 
-// One combined pattern with one capture group per family: a single scan per speaker finds every cue.
+// One combined pattern with one capture group per family: a single scan per turn finds every cue.
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 const PRONOUNS = /\b(you|your|yours|yourself|i|me|my|mine|myself)\b/g;
 /** Possessives: the seller talks about "your" business, the buyer about "our"/"my" own. */
 const POSSESSIVES = /\b(your|yours|our|ours|my)\b/g;
 const WORD = /[a-z0-9']+/g;
 const INTERROGATIVE_START =
-  /^(?:could|can|would|will|do|did|are|have|were|should|is there|how|what|which|when|where|who|why)\b/;
+  /^(?:(?:and|so|but|okay|ok|right|and so|out of curiosity),? )?(?:could|can|would|will|do|does|did|are|is|have|has|were|should|is there|how|what|what's|which|when|where|who|why)\b/;
 const ADDRESSES_YOU = /\byou(?:r|rs|rself)?\b/;
-/** First-person words that put the asker's own side into a question ("can we…", "what about our…", "send me…"). */
-const OWN_SIDE = /\b(?:we|our|ours|us|my|me|mine)\b/;
-/** Questions about the offering itself, typically asked by the buyer. */
+/**
+ * First-person words that put the asker's own side into a question ("can we…", "what about our…", "send me…").
+ * The "me" of a discovery request ("walk me through", "tell me about", "help me understand") is not the asker's side.
+ */
+const OWN_SIDE =
+  /\b(?:we|our|ours|us|mine)\b|\bmy\b(?! (?:colleague|team (?:can|will)))|(?<!\b(?:tell|walk|take|help|show|give|remind|talk) )\bme\b/;
+/** Questions about the offering itself (what it does, costs, supports), typically asked by the buyer. */
 const ABOUT_OFFERING =
-  /^(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this)|what about)\b/;
+  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this))\b|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b/;
+/** Questions that screen a caller: who they are, where they call from, what the call is about. */
+const ABOUT_CALLER =
+  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
+/** An answer that speaks about the speaker's own side ("we use…", "our team…", "I'm not sure"). */
+const OWN_ANSWER = /\b(?:we|we're|we've|our|us|my|i|i'm|i've|i'd)\b/;
 
 /** Minimum net seller-side evidence of the pick (the others may be clearly buyer-side, which the lead captures). */
 const MIN_NET = 1;
@@ -449,10 +492,14 @@ const MIN_MARGIN = 3;
 /** Minimum of own evidence plus lead: weak evidence needs a large lead, a small lead strong evidence. */
 const MIN_TOTAL = 6.5;
 const CONFIDENCE_SCALE = 2.5;
-/** Minimum seller-minus-buyer cue points of the pick. */
+/** Minimum seller-minus-buyer cue points of the pick (structural signals count as cues). */
 const MIN_CUE_NET = 2;
-/** The runner-up looks seller-side too and is within this fraction of the pick: abstain. */
+/** Or: positive cue points of the pick and this lead in cue points over the runner-up (relative evidence). */
+const MIN_CUE_LEAD = 4;
+/** The runner-up looks seller-side too and is within this fraction of the pick: two seller-side voices. */
 const CLOSE_SELLER_RATIO = 0.6;
+/** Between two seller-side voices, the one who runs the call (agenda, next steps, commercial terms) must lead by this. */
+const RUNS_CALL_MARGIN = 2;
 
 const YOU_QUESTION_WEIGHT = 0.75;
 const YOU_QUESTION_CAP = 6;
@@ -463,6 +510,27 @@ const ADDRESS_WEIGHT = 4;
 const POSSESSIVE_WEIGHT = 3;
 /** Words of a speaker needed before the pronoun balance counts fully. */
 const ADDRESS_FULL_EVIDENCE_WORDS = 80;
+/** Answering another speaker's question about one's own situation (buyer) or about the offering (seller). */
+const ANSWER_SELF_WEIGHT = 1;
+const ANSWER_SELF_CAP = 6;
+const ANSWER_OFFERING_WEIGHT = 1.25;
+const ANSWER_OFFERING_CAP = 5;
+const ANSWER_SCREEN_WEIGHT = 2;
+const ANSWER_SCREEN_CAP = 3;
+
+/** Families that show who runs the call, to tell the rep from a sales engineer. */
+const RUNS_CALL = new Set([
+  'agenda',
+  'next_steps',
+  'leads_team',
+  'introduces_colleague',
+  'proposes_next_step',
+  'commercial',
+  'seller_pricing',
+  'company_intro',
+  'reason_for_call',
+  'offer_to_act',
+]);
 
 interface SpeakerEvidence {
   label: string;
@@ -474,9 +542,16 @@ interface SpeakerEvidence {
   ownQuestions: number;
   yourPoss: number;
   ownPoss: number;
+  /** Answers to another speaker's question about this speaker's own situation (buyer-side). */
+  answeredSelf: number;
+  /** Answers to another speaker's question about the offering (seller-side). */
+  answeredOffering: number;
+  /** Answers to a screening question (who is calling, what about): the caller, a seller. */
+  answeredScreen: number;
   seller: number;
   buyer: number;
   lexical: number;
+  runsCall: number;
   net: number;
 }
 
@@ -491,85 +566,141 @@ function countMatches(text: string, re: RegExp): number {
   return n;
 }
 
-function collectEvidence(label: string, texts: readonly string[]): SpeakerEvidence {
-  const cues = new Array<number>(FAMILIES.length).fill(0);
-  let words = 0;
-  let you = 0;
-  let self = 0;
-  let youQuestions = 0;
-  let ownQuestions = 0;
-  let yourPoss = 0;
-  let ownPoss = 0;
-  for (const raw of texts) {
-    const text = normalize(raw);
-    COMBINED.lastIndex = 0;
-    for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
-      for (let g = 1; g < m.length; g++) {
-        if (m[g] !== undefined) {
-          cues[g - 1]!++;
-          break;
-        }
-      }
-      if (m[0].length === 0) COMBINED.lastIndex++;
-    }
-    words += countMatches(text, WORD);
-    PRONOUNS.lastIndex = 0;
-    for (let m = PRONOUNS.exec(text); m !== null; m = PRONOUNS.exec(text)) {
-      if (m[1]!.startsWith('y')) you++;
-      else self++;
-    }
-    POSSESSIVES.lastIndex = 0;
-    for (let m = POSSESSIVES.exec(text); m !== null; m = POSSESSIVES.exec(text)) {
-      if (m[1]!.startsWith('y')) yourPoss++;
-      else ownPoss++;
-    }
-    // Questions aimed at the other side: "?"-terminated, or interrogative openings in unpunctuated ASR text.
-    let start = 0;
-    for (let i = 0; i <= text.length; i++) {
-      const ch = i < text.length ? text[i] : '.';
-      if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
-        if (i > start) {
-          const sentence = text.slice(start, i).trim();
-          if (ch === '?' || INTERROGATIVE_START.test(sentence)) {
-            // "How do you handle…?" asks about the other side (seller); "can we…?", "does it…?" about one's own
-            // side or the offering (buyer).
-            if (OWN_SIDE.test(sentence) || ABOUT_OFFERING.test(sentence)) ownQuestions++;
-            else if (ADDRESSES_YOU.test(sentence)) youQuestions++;
-          }
-        }
-        start = i + 1;
-      }
-    }
-  }
-  let seller = 0;
-  let buyer = 0;
-  FAMILIES.forEach((f, i) => {
-    const points = Math.min(cues[i]!, f.cap) * f.weight;
-    if (f.side === 'seller') seller += points;
-    else buyer += points;
-  });
-  const balance = (you - self) / (you + self + 2);
-  const possessive = (yourPoss - ownPoss) / (yourPoss + ownPoss + 2);
-  const lexical =
-    Math.min(youQuestions, YOU_QUESTION_CAP) * YOU_QUESTION_WEIGHT -
-    Math.min(ownQuestions, OWN_QUESTION_CAP) * OWN_QUESTION_WEIGHT +
-    (ADDRESS_WEIGHT * balance + POSSESSIVE_WEIGHT * possessive) *
-      Math.min(1, words / ADDRESS_FULL_EVIDENCE_WORDS);
+function emptyEvidence(label: string): SpeakerEvidence {
   return {
     label,
-    cues,
-    words,
-    you,
-    self,
-    youQuestions,
-    ownQuestions,
-    yourPoss,
-    ownPoss,
-    seller,
-    buyer,
-    lexical,
-    net: seller - buyer + lexical,
+    cues: new Array<number>(FAMILIES.length).fill(0),
+    words: 0,
+    you: 0,
+    self: 0,
+    youQuestions: 0,
+    ownQuestions: 0,
+    yourPoss: 0,
+    ownPoss: 0,
+    answeredSelf: 0,
+    answeredOffering: 0,
+    answeredScreen: 0,
+    seller: 0,
+    buyer: 0,
+    lexical: 0,
+    runsCall: 0,
+    net: 0,
   };
+}
+
+/** What a turn asks of the next speaker. */
+type Ask = 'none' | 'about_you' | 'about_offering' | 'about_caller';
+
+/** Adds one turn's cues and pronouns to its speaker's evidence; returns what the turn asks. */
+function scanTurn(e: SpeakerEvidence, text: string): Ask {
+  COMBINED.lastIndex = 0;
+  for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
+    for (let g = 1; g < m.length; g++) {
+      if (m[g] !== undefined) {
+        e.cues[g - 1]!++;
+        break;
+      }
+    }
+    if (m[0].length === 0) COMBINED.lastIndex++;
+  }
+  e.words += countMatches(text, WORD);
+  PRONOUNS.lastIndex = 0;
+  for (let m = PRONOUNS.exec(text); m !== null; m = PRONOUNS.exec(text)) {
+    if (m[1]!.startsWith('y')) e.you++;
+    else e.self++;
+  }
+  POSSESSIVES.lastIndex = 0;
+  for (let m = POSSESSIVES.exec(text); m !== null; m = POSSESSIVES.exec(text)) {
+    if (m[1]!.startsWith('y')) e.yourPoss++;
+    else e.ownPoss++;
+  }
+  // Questions aimed at the other side: "?"-terminated, or interrogative openings in unpunctuated ASR text.
+  let ask: Ask = 'none';
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const ch = i < text.length ? text[i] : '.';
+    if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
+      if (i > start) {
+        const sentence = text.slice(start, i).trim();
+        if (ch === '?' || INTERROGATIVE_START.test(sentence)) {
+          // "How do you handle…?" asks about the other side (seller); "can we…?", "does it…?" about one's own
+          // side or the offering (buyer).
+          if (ABOUT_CALLER.test(sentence)) {
+            ask = 'about_caller';
+          } else if (ABOUT_OFFERING.test(sentence)) {
+            e.ownQuestions++;
+            if (ask !== 'about_caller') ask = 'about_offering';
+          } else if (OWN_SIDE.test(sentence)) e.ownQuestions++;
+          else if (ADDRESSES_YOU.test(sentence)) {
+            e.youQuestions++;
+            if (ask === 'none') ask = 'about_you';
+          }
+        }
+      }
+      start = i + 1;
+    }
+  }
+  return ask;
+}
+
+function finish(e: SpeakerEvidence): SpeakerEvidence {
+  let seller = 0;
+  let buyer = 0;
+  let runsCall = 0;
+  FAMILIES.forEach((f, i) => {
+    const points = Math.min(e.cues[i]!, f.cap) * f.weight;
+    if (f.side === 'seller') seller += points;
+    else buyer += points;
+    if (RUNS_CALL.has(f.name)) runsCall += points;
+  });
+  // Structural signals: answering a question about the offering is selling; answering one about one's own
+  // situation is buying. They count as cue evidence.
+  seller += Math.min(e.answeredOffering, ANSWER_OFFERING_CAP) * ANSWER_OFFERING_WEIGHT;
+  seller += Math.min(e.answeredScreen, ANSWER_SCREEN_CAP) * ANSWER_SCREEN_WEIGHT;
+  buyer += Math.min(e.answeredSelf, ANSWER_SELF_CAP) * ANSWER_SELF_WEIGHT;
+  const balance = (e.you - e.self) / (e.you + e.self + 2);
+  const possessive = (e.yourPoss - e.ownPoss) / (e.yourPoss + e.ownPoss + 2);
+  const lexical =
+    Math.min(e.youQuestions, YOU_QUESTION_CAP) * YOU_QUESTION_WEIGHT -
+    Math.min(e.ownQuestions, OWN_QUESTION_CAP) * OWN_QUESTION_WEIGHT +
+    (ADDRESS_WEIGHT * balance + POSSESSIVE_WEIGHT * possessive) *
+      Math.min(1, e.words / ADDRESS_FULL_EVIDENCE_WORDS);
+  e.seller = seller;
+  e.buyer = buyer;
+  e.lexical = lexical;
+  e.runsCall = runsCall;
+  e.net = seller - buyer + lexical;
+  return e;
+}
+
+/**
+ * One pass over the turns in order. Besides each speaker's own words, a turn that answers another speaker's
+ * question counts: the answer to "how many people are on your team?" comes from the buyer, the answer to "does it
+ * integrate with…?" from the seller. Only adjacency matters, never who opened the call.
+ */
+function collectEvidence(turns: readonly Turn[]): Map<string, SpeakerEvidence> {
+  const bySpeaker = new Map<string, SpeakerEvidence>();
+  let previousAsk: Ask = 'none';
+  let previousSpeaker: string | null = null;
+  for (const turn of turns) {
+    let e = bySpeaker.get(turn.speaker);
+    if (e === undefined) {
+      e = emptyEvidence(turn.speaker);
+      bySpeaker.set(turn.speaker, e);
+    }
+    const text = normalize(turn.text);
+    const ask = scanTurn(e, text);
+    if (previousSpeaker !== null && previousSpeaker !== turn.speaker) {
+      if (previousAsk === 'about_caller' && ask !== 'about_caller') e.answeredScreen++;
+      else if (previousAsk === 'about_offering' && ask !== 'about_offering') e.answeredOffering++;
+      else if (previousAsk === 'about_you' && ask !== 'about_you' && OWN_ANSWER.test(text)) e.answeredSelf++;
+    }
+    // Consecutive turns of one label are merged upstream; a repeated label still keeps its own question open.
+    if (previousSpeaker !== turn.speaker || ask !== 'none') previousAsk = ask;
+    previousSpeaker = turn.speaker;
+  }
+  for (const e of bySpeaker.values()) finish(e);
+  return bySpeaker;
 }
 
 function round(n: number): number {
@@ -581,12 +712,16 @@ function describe(e: SpeakerEvidence): Record<string, unknown> {
   FAMILIES.forEach((f, i) => {
     if (e.cues[i]! > 0) cues[`${f.side}.${f.name}`] = e.cues[i]!;
   });
+  if (e.answeredOffering > 0) cues['seller.answers_offering_question'] = e.answeredOffering;
+  if (e.answeredScreen > 0) cues['seller.answers_screening_question'] = e.answeredScreen;
+  if (e.answeredSelf > 0) cues['buyer.answers_about_own_situation'] = e.answeredSelf;
   return {
     label: e.label,
     net: round(e.net),
     seller: round(e.seller),
     buyer: round(e.buyer),
     lexical: round(e.lexical),
+    runs_call: round(e.runsCall),
     you_questions: e.youQuestions,
     own_questions: e.ownQuestions,
     your_possessive: e.yourPoss,
@@ -597,30 +732,42 @@ function describe(e: SpeakerEvidence): Record<string, unknown> {
   };
 }
 
+function byNetThenLabel(a: SpeakerEvidence, b: SpeakerEvidence): number {
+  return b.net - a.net || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+
 /** Returns the rep's label or null (abstain). Never returns a label in excludedLabels; never favours the first speaker. */
 export function inferRepSpeaker(
   turns: Turn[],
   options: { excludedLabels: ReadonlySet<string> },
 ): InferenceResult | null {
-  const bySpeaker = new Map<string, string[]>();
-  for (const turn of turns) {
-    const list = bySpeaker.get(turn.speaker);
-    if (list) list.push(turn.text);
-    else bySpeaker.set(turn.speaker, [turn.text]);
-  }
+  const evidence = collectEvidence(turns);
   const candidates: SpeakerEvidence[] = [];
-  for (const [label, texts] of bySpeaker) {
-    if (!options.excludedLabels.has(label)) candidates.push(collectEvidence(label, texts));
+  for (const [label, e] of evidence) {
+    if (!options.excludedLabels.has(label)) candidates.push(e);
   }
   if (candidates.length === 0) return null;
   // Ties broken by label, never by position, so the answer does not depend on who spoke first.
-  candidates.sort((a, b) => b.net - a.net || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-  const best = candidates[0]!;
-  const runnerUp = candidates[1] ?? null;
-  const margin = runnerUp === null ? best.net : best.net - runnerUp.net;
-  // Two seller-side voices close together (rep and sales engineer): the dialogue cannot tell them apart.
-  const closeSeller =
+  candidates.sort(byNetThenLabel);
+  let best = candidates[0]!;
+  let runnerUp = candidates[1] ?? null;
+  // Two seller-side voices close together (rep and sales engineer): the one who runs the call (agenda, next steps,
+  // terms) is the rep when that is clear; otherwise the dialogue cannot tell them apart.
+  let closeSeller =
     runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.net >= CLOSE_SELLER_RATIO * best.net;
+  let ledBy: string | null = null;
+  if (closeSeller && runnerUp !== null) {
+    const [lead, other] = best.runsCall >= runnerUp.runsCall ? [best, runnerUp] : [runnerUp, best];
+    if (lead.runsCall - other.runsCall >= RUNS_CALL_MARGIN) {
+      ledBy = 'runs_call';
+      const third = candidates[2] ?? null;
+      best = lead;
+      // The margin that matters now is over the buyer side: the best non-seller voice.
+      runnerUp = third;
+      closeSeller = false;
+    }
+  }
+  const margin = runnerUp === null ? best.net : best.net - runnerUp.net;
   // Calibrated on the development sets: a total (own evidence + lead) at MIN_TOTAL is roughly a coin flip between
   // "clearly the rep" and "not decidable"; each further CONFIDENCE_SCALE points halves the remaining doubt.
   const confidence = round(1 / (1 + Math.exp(-(best.net + margin - MIN_TOTAL + 1) / CONFIDENCE_SCALE)));
@@ -630,9 +777,12 @@ export function inferRepSpeaker(
     winner: describe(best),
     runner_up: runnerUp === null ? null : describe(runnerUp),
   };
+  if (ledBy !== null) signals.decided_by = ledBy;
   // The pronoun and question-direction signals support a pick but never make one alone: the pick needs net
   // seller-side cue evidence (small talk full of "and you?" questions is not selling).
-  const cueBacked = best.seller - best.buyer >= MIN_CUE_NET;
+  const bestCue = best.seller - best.buyer;
+  const runnerCue = runnerUp === null ? 0 : runnerUp.seller - runnerUp.buyer;
+  const cueBacked = bestCue >= MIN_CUE_NET || (bestCue > 0 && bestCue - runnerCue >= MIN_CUE_LEAD);
   if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || closeSeller || !cueBacked)
     return null;
   return { label: best.label, confidence, signals };
@@ -648,11 +798,5 @@ export function createHeuristicInferrer(): (
 
 /** Exposed for diagnostics (eval runner): the evidence table without the abstention rule. */
 export function explainSpeakers(turns: Turn[]): Record<string, unknown>[] {
-  const bySpeaker = new Map<string, string[]>();
-  for (const turn of turns) {
-    const list = bySpeaker.get(turn.speaker);
-    if (list) list.push(turn.text);
-    else bySpeaker.set(turn.speaker, [turn.text]);
-  }
-  return [...bySpeaker].map(([label, texts]) => describe(collectEvidence(label, texts)));
+  return [...collectEvidence(turns).values()].map(describe);
 }
