@@ -272,9 +272,9 @@ const FAMILIES: readonly Family[] = [
     cap: 3,
     pattern:
       "\\bunannounced\\b|\\bunsolicited\\b|\\b(?:we've|we have) never (?:spoken|met)\\b|\\bwe haven't (?:spoken|met)\\b|\\bi won't (?:take|keep) (?:much of )?(?:your|you)\\b" +
-      "|\\bjust say if\\b|\\b(?:rather|prefer) (?:i|that i) call (?:you )?back\\b|\\bis now (?:a )?(?:bad|good|ok|okay) (?:time|moment)\\b|\\bokay moment\\b" +
+      '|\\bjust say if\\b|\\b(?:rather|prefer) (?:i|that i) call (?:you )?back\\b|\\bis now (?:a )?(?:bad|good|ok|okay) (?:time|moment)\\b|\\bokay moment\\b' +
       "|\\bi (?:saw|noticed|read|came across|see) (?:that )?(?:your|you're|you are|on linkedin|on your)\\b|\\bcongrat(?:s|ulations) on\\b" +
-      "|\\bi run (?:partnerships|sales|business development|growth|accounts)\\b|\\b(?:take|steal) (?:just )?(?:a|two|thirty|30) (?:minutes?|seconds?) of your\\b" +
+      '|\\bi run (?:partnerships|sales|business development|growth|accounts)\\b|\\b(?:take|steal) (?:just )?(?:a|two|thirty|30) (?:minutes?|seconds?) of your\\b' +
       "|\\bcalling (?:companies|businesses|firms|teams|practices|restaurants|clinics|agencies|schools) (?:like|in)\\b|\\bwhy i'?m calling\\b",
   },
   {
@@ -285,7 +285,7 @@ const FAMILIES: readonly Family[] = [
     pattern:
       "\\bwho (?:are you|did you say)\\b|\\bwhat(?:'s| is) (?:it|this) (?:about|regarding)\\b|\\bwhat is it\\b|\\bhow did you (?:get|find)\\b|\\bwe're not looking\\b" +
       "|\\bnot (?:looking|in the market)\\b|\\bi'?m not promising\\b|\\bi don't have (?:time|long)\\b|\\byou(?:'ve| have) got (?:two|one|a) minutes?\\b|\\bwhat are you selling\\b" +
-      "|\\bnever heard of (?:you|your)\\b|\\bat random\\b",
+      '|\\bnever heard of (?:you|your)\\b|\\bat random\\b',
   },
   // An outbound opening: the rep introduces themself with their company. Warm and gatekeeper cues outweigh it.
   {
@@ -295,7 +295,7 @@ const FAMILIES: readonly Family[] = [
     cap: 1,
     pattern:
       "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|with|on|in|at|calling about) )(?: [a-z]+){1,2},? (?:from|with|over at|calling from|at) [a-z]" +
-      "|\\b[a-z]+ here,? (?:from|with|at|i run|i work)\\b|\\bcalling from [a-z]",
+      '|\\b[a-z]+ here,? (?:from|with|at|i run|i work)\\b|\\bcalling from [a-z]',
   },
   // warm_call: a follow-up to a touchpoint the buyer made (form, download, event, referral).
   {
@@ -304,10 +304,10 @@ const FAMILIES: readonly Family[] = [
     weight: 3,
     cap: 4,
     pattern:
-      "\\b(?:contact|demo|web|enquiry|inquiry) form\\b|\\bfilled (?:in|out)\\b|\\bmutual (?:friend|contact|connection|colleague)\\b|\\bpassed (?:me )?(?:on )?your (?:name|details|number|email)\\b" +
-      "|\\bgetting back to you\\b|\\byou (?:reached out|got in touch|enquired|inquired|requested|booked|visited|came to|were at|spoke to|chatted with)\\b" +
-      "|\\byour (?:enquiry|inquiry|request|download|message|note) (?:on|about|from|last)\\b|\\bthanks for (?:your interest|downloading|registering|signing up|coming by)\\b" +
-      "|\\b(?:said|mentioned|told me) (?:you|your team) (?:were|was|are|might|would)\\b|\\b(?:gave|shared) me your (?:name|details|number)\\b|\\bwhitepaper\\b|\\be-?book\\b|\\bguide you downloaded\\b",
+      '\\b(?:contact|demo|web|enquiry|inquiry) form\\b|\\bfilled (?:in|out)\\b|\\bmutual (?:friend|contact|connection|colleague)\\b|\\bpassed (?:me )?(?:on )?your (?:name|details|number|email)\\b' +
+      '|\\bgetting back to you\\b|\\byou (?:reached out|got in touch|enquired|inquired|requested|booked|visited|came to|were at|spoke to|chatted with)\\b' +
+      '|\\byour (?:enquiry|inquiry|request|download|message|note) (?:on|about|from|last)\\b|\\bthanks for (?:your interest|downloading|registering|signing up|coming by)\\b' +
+      '|\\b(?:said|mentioned|told me) (?:you|your team) (?:were|was|are|might|would)\\b|\\b(?:gave|shared) me your (?:name|details|number)\\b|\\bwhitepaper\\b|\\be-?book\\b|\\bguide you downloaded\\b',
   },
   // gatekeeper: a receptionist, assistant or office screens the rep.
   {
@@ -317,8 +317,8 @@ const FAMILIES: readonly Family[] = [
     cap: 5,
     pattern:
       "\\b(?:main|front|head|district|practice|school|sales) office\\b|\\b[a-z]+'s office\\b|\\b(?:front desk|reception)(?:,| speaking| here)|\\band you are\\b|\\bnature of the call\\b" +
-      "|\\b(?:vendors|salespeople|suppliers|sales calls) (?:normally |usually |have to |must |always )?(?:go|come) through\\b|\\bi (?:look after|manage|keep) (?:his|her|their) (?:diary|calendar|schedule)\\b" +
-      "|\\bnot taking calls\\b|\\bnote it down\\b|\\bspell (?:your|that)\\b|\\b(?:his|her|their) (?:extension|direct line)\\b|\\bi can give you (?:his|her|their)\\b|\\banything else\\?" +
+      '|\\b(?:vendors|salespeople|suppliers|sales calls) (?:normally |usually |have to |must |always )?(?:go|come) through\\b|\\bi (?:look after|manage|keep) (?:his|her|their) (?:diary|calendar|schedule)\\b' +
+      '|\\bnot taking calls\\b|\\bnote it down\\b|\\bspell (?:your|that)\\b|\\b(?:his|her|their) (?:extension|direct line)\\b|\\bi can give you (?:his|her|their)\\b|\\banything else\\?' +
       "|\\b(?:he|she|they)(?:'s| is| are) (?:travelling|traveling|out|away|off|in|at|not)\\b|\\bwhat(?:'s| is) (?:it|this) in connection with\\b|\\b(?:let|tell) (?:him|her|them) know\\b",
   },
   {
@@ -328,8 +328,8 @@ const FAMILIES: readonly Family[] = [
     cap: 3,
     pattern:
       "\\bi'?m hoping to (?:get|speak|reach|catch|have)\\b|\\bis (?:mr|mrs|ms|dr)\\.? [a-z]+ (?:free|in|there|around|available)\\b|\\bcould you (?:tell me|let me know) who\\b" +
-      "|\\bwho (?:handles|looks after|is in charge of|runs|manages|would handle)\\b|\\b(?:is|was) there a better time\\b|\\bcould you (?:mention|pass|let (?:him|her|them) know)\\b" +
-      "|\\b(?:speak|talk) (?:with|to) (?:your|the) (?:director|head|manager|owner|ceo|cfo|vp|person)\\b|\\bthanks for your help\\b",
+      '|\\bwho (?:handles|looks after|is in charge of|runs|manages|would handle)\\b|\\b(?:is|was) there a better time\\b|\\bcould you (?:mention|pass|let (?:him|her|them) know)\\b' +
+      '|\\b(?:speak|talk) (?:with|to) (?:your|the) (?:director|head|manager|owner|ceo|cfo|vp|person)\\b|\\bthanks for your help\\b',
   },
   // inbound_call: the buyer called in with a question or a need.
   {
@@ -349,7 +349,7 @@ const FAMILIES: readonly Family[] = [
     cap: 3,
     pattern:
       "\\byou(?:'re| are) in the right place\\b|\\bwhat would you like to know\\b|\\bthanks for (?:getting in touch|contacting|reaching out|calling in|ringing)\\b" +
-      "|\\b(?:sorry|apologies) for the (?:trouble|inconvenience|wait|hassle)\\b|\\banything else (?:today|for you)\\b|\\bcan you (?:read|give) me (?:the|your)\\b" +
+      '|\\b(?:sorry|apologies) for the (?:trouble|inconvenience|wait|hassle)\\b|\\banything else (?:today|for you)\\b|\\bcan you (?:read|give) me (?:the|your)\\b' +
       "|\\bwhat(?:'s| is) your (?:email|account number|order number|postcode|zip)\\b|\\bhow can i help\\b",
   },
   // customer_success: an existing customer's account, usage, problems and fixes.
@@ -359,10 +359,10 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 6,
     pattern:
-      "\\b(?:sync|login|error|bug|outage|syncing|import) (?:errors?|issues?|problems?|failures?)\\b|\\bfailed (?:syncs?|imports?|logins?)\\b|\\bworkaround\\b|\\b(?:a|the) fix\\b" +
+      '\\b(?:sync|login|error|bug|outage|syncing|import) (?:errors?|issues?|problems?|failures?)\\b|\\bfailed (?:syncs?|imports?|logins?)\\b|\\bworkaround\\b|\\b(?:a|the) fix\\b' +
       "|\\bpulled up your account\\b|\\byour account\\b|\\blicen[cs]e (?:key|has expired|expired)\\b|\\b(?:haven't|hasn't|have not|has not) logged in\\b|\\blogged in\\b" +
-      "|\\bhow (?:is|are) (?:the team|your team|things|people) (?:finding|getting on|using)\\b|\\bsince you (?:went live|launched|rolled|switched|started|moved)\\b|\\bescalat(?:e|ed|ion)\\b" +
-      "|\\bfeature request\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b",
+      '|\\bhow (?:is|are) (?:the team|your team|things|people) (?:finding|getting on|using)\\b|\\bsince you (?:went live|launched|rolled|switched|started|moved)\\b|\\bescalat(?:e|ed|ion)\\b' +
+      '|\\bfeature request\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b',
   },
   {
     type: 'customer_success',
@@ -371,7 +371,7 @@ const FAMILIES: readonly Family[] = [
     cap: 3,
     pattern:
       "\\b(?:our|my) team is (?:frustrated|struggling|confused|unhappy)\\b|\\b(?:stopped|isn't|is not|not) (?:working|syncing|loading|updating)\\b|\\bcan't (?:log in|work|access|see)\\b" +
-      "|\\bwe paid\\b|\\bit says\\b|\\bkeeps? (?:crashing|failing|breaking)\\b|\\bkeep me posted\\b",
+      '|\\bwe paid\\b|\\bit says\\b|\\bkeeps? (?:crashing|failing|breaking)\\b|\\bkeep me posted\\b',
   },
   // cross_selling: more of what an existing customer has, or another product on top of it.
   {
@@ -381,9 +381,9 @@ const FAMILIES: readonly Family[] = [
     cap: 6,
     pattern:
       "\\byou(?:'ve| have) been using our\\b|\\b(?:you're|you are) already (?:a )?(?:customers?|on|using)\\b|\\byour existing (?:account|contract|plan|subscription|licen[cs]es?)\\b" +
-      "|\\b(?:extra|additional|more|another) (?:[a-z]+ )?(?:seats|licen[cs]es|users|sites?|offices?|modules?|products?)\\b|\\badd(?:ed|ing)? (?:more |extra |another |the )?(?:seats|licen[cs]es|users|sites?|modules?)\\b" +
-      "|\\bextend(?:ing)? (?:your|the) (?:account|contract|licen[cs]es?|subscription|rollout)\\b|\\bwe now (?:have|offer)\\b|\\bnew (?:product|offering|add-on)\\b|\\b(?:switch|turn)(?:ed)? (?:it )?on (?:for|inside)\\b" +
-      "|\\bsame (?:price|rate) per\\b|\\byour (?:rate|current rate) applies\\b|\\bwork(?:s)? off the same\\b|\\b(?:works|sits) alongside\\b|\\bother (?:teams|departments|offices) (?:could|can|would)\\b",
+      '|\\b(?:extra|additional|more|another) (?:[a-z]+ )?(?:seats|licen[cs]es|users|sites?|offices?|modules?|products?)\\b|\\badd(?:ed|ing)? (?:more |extra |another |the )?(?:seats|licen[cs]es|users|sites?|modules?)\\b' +
+      '|\\bextend(?:ing)? (?:your|the) (?:account|contract|licen[cs]es?|subscription|rollout)\\b|\\bwe now (?:have|offer)\\b|\\bnew (?:product|offering|add-on)\\b|\\b(?:switch|turn)(?:ed)? (?:it )?on (?:for|inside)\\b' +
+      '|\\bsame (?:price|rate) per\\b|\\byour (?:rate|current rate) applies\\b|\\bwork(?:s)? off the same\\b|\\b(?:works|sits) alongside\\b|\\bother (?:teams|departments|offices) (?:could|can|would)\\b',
   },
   // evaluation: trials, pilots, demos, comparisons against criteria.
   {
@@ -392,8 +392,8 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 6,
     pattern:
-      "\\b(?:in|for|during|after) (?:the|this|today\'s|our|yesterday\'s) demo\\b|\\b(?:i\'ll|let me|if you|you can|i) click\\b|\\bclick (?:here|on|this)\\b|\\bweeks? into the\\b|\\bgoals we (?:wrote|set|agreed)\\b|\\b(?:evaluation|test) criteria\\b|\\blike for like\\b|\\b(?:another|one other|the other) (?:option|vendor|tool|provider|supplier|product|platform)s?\\b" +
-      "|\\bshortlist(?:ed)?\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b",
+      "\\b(?:in|for|during|after) (?:the|this|today's|our|yesterday's) demo\\b|\\b(?:i'll|let me|if you|you can|i) click\\b|\\bclick (?:here|on|this)\\b|\\bweeks? into the\\b|\\bgoals we (?:wrote|set|agreed)\\b|\\b(?:evaluation|test) criteria\\b|\\blike for like\\b|\\b(?:another|one other|the other) (?:option|vendor|tool|provider|supplier|product|platform)s?\\b" +
+      '|\\bshortlist(?:ed)?\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b',
   },
   // negotiation: legal terms, concessions, signatures.
   {
@@ -402,9 +402,9 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 8,
     pattern:
-      "\\bindemnit(?:y|ies)\\b|\\bdpa\\b|\\bdata processing (?:agreement|addendum|terms)\\b|\\bcontractual clauses\\b|\\bcounsel\\b|\\bmsa\\b|\\bhalfway\\b|\\boff the first year\\b" +
-      "|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b|\\bcontract\\b|\\bsign(?:ed|ing)? (?:off|by|this)\\b" +
-      "|\\bconcessions?\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b",
+      '\\bindemnit(?:y|ies)\\b|\\bdpa\\b|\\bdata processing (?:agreement|addendum|terms)\\b|\\bcontractual clauses\\b|\\bcounsel\\b|\\bmsa\\b|\\bhalfway\\b|\\boff the first year\\b' +
+      '|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b|\\bcontract\\b|\\bsign(?:ed|ing)? (?:off|by|this)\\b' +
+      '|\\bconcessions?\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
   },
   // technical_discovery: systems, data, identity and security architecture.
   {
@@ -413,9 +413,9 @@ const FAMILIES: readonly Family[] = [
     weight: 1.5,
     cap: 10,
     pattern:
-      "\\bdata (?:warehouse|lake|pipeline|model|export|feed)s?\\b|\\bevent (?:stream|bus)\\b|\\bauthentication\\b|\\boidc\\b|\\boauth\\b|\\bazure ad\\b|\\bactive directory\\b|\\bencryption keys?\\b" +
-      "|\\b(?:customer|self)-managed keys\\b|\\bbring-your-own-key\\b|\\bbyok\\b|\\bkms\\b|\\blatency\\b|\\buptime\\b|\\bthroughput\\b|\\bendpoints?\\b|\\bsdks?\\b|\\bdocs\\b|\\bdocumentation\\b" +
-      "|\\bsandbox environment\\b|\\b(?:read|write)-only\\b|\\bfirewall\\b|\\bip allow-?list\\b|\\bsync (?:frequency|direction|conflicts)\\b|\\bfield mapping\\b|\\bmap (?:groups|fields|roles)\\b|\\broles and permissions\\b|\\bbackups?\\b|\\bfailover\\b|\\bretention\\b|\\bgdpr\\b|\\bhipaa\\b|\\biso ?27001\\b|\\bvendor (?:security|risk)\\b",
+      '\\bdata (?:warehouse|lake|pipeline|model|export|feed)s?\\b|\\bevent (?:stream|bus)\\b|\\bauthentication\\b|\\boidc\\b|\\boauth\\b|\\bazure ad\\b|\\bactive directory\\b|\\bencryption keys?\\b' +
+      '|\\b(?:customer|self)-managed keys\\b|\\bbring-your-own-key\\b|\\bbyok\\b|\\bkms\\b|\\blatency\\b|\\buptime\\b|\\bthroughput\\b|\\bendpoints?\\b|\\bsdks?\\b|\\bdocs\\b|\\bdocumentation\\b' +
+      '|\\bsandbox environment\\b|\\b(?:read|write)-only\\b|\\bfirewall\\b|\\bip allow-?list\\b|\\bsync (?:frequency|direction|conflicts)\\b|\\bfield mapping\\b|\\bmap (?:groups|fields|roles)\\b|\\broles and permissions\\b|\\bbackups?\\b|\\bfailover\\b|\\bretention\\b|\\bgdpr\\b|\\bhipaa\\b|\\biso ?27001\\b|\\bvendor (?:security|risk)\\b',
   },
   // discovery: the rep learns the buyer's situation, impact and stakeholders.
   {
@@ -425,7 +425,7 @@ const FAMILIES: readonly Family[] = [
     cap: 8,
     pattern:
       "\\bwhat's the story\\b|\\bwhat (?:does|do) (?:it|they|the [a-z]+) do (?:well|badly)\\b|\\bwhat did (?:that|it|the last [a-z]+) cost\\b|\\bwho else feels\\b|\\bwhat (?:would|does) (?:it|that) mean for\\b" +
-      "|\\bwhat (?:kind|sort) of (?:budget|timeline|team|volume)\\b|\\bhow (?:are|is) (?:that|it|this) (?:handled|done|working) today\\b|\\b(?:today|currently|right now), how\\b|\\bi (?:mainly|mostly|just) want to (?:listen|understand|learn)\\b" +
+      '|\\bwhat (?:kind|sort) of (?:budget|timeline|team|volume)\\b|\\bhow (?:are|is) (?:that|it|this) (?:handled|done|working) today\\b|\\b(?:today|currently|right now), how\\b|\\bi (?:mainly|mostly|just) want to (?:listen|understand|learn)\\b' +
       "|\\bwhat(?:'s| is) (?:driving|prompting|behind)\\b|\\bwhat are you (?:hoping|trying|looking) to\\b|\\bwhere does it (?:hurt|break)\\b|\\bwhat (?:have you|did you) (?:tried|try)\\b",
   },
 ];
