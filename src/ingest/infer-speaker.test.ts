@@ -227,6 +227,83 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(turns, { excludedLabels: new Set(['Client']) })).toBeNull();
   });
 
+  it('finds a rep who speaks second from who answers the questions about the product', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Thanks for jumping on. Does it connect to our accounting system?'],
+      ['Speaker 2', 'Yes, it syncs both ways every hour, and nothing has to be typed twice.'],
+      ['Speaker 1', 'And how much would it cost for twenty people?'],
+      ['Speaker 2', 'Twenty seats come to about four hundred a month, billed yearly.'],
+      ['Speaker 1', 'Is there a trial?'],
+      ['Speaker 2', 'There is. Shall I set one up for your team this week?'],
+      ['Speaker 1', 'Sure.'],
+    ]);
+    const result = inferRepSpeaker(turns, none);
+    expect(result?.label).toBe('Speaker 2');
+    const swapped = inferRepSpeaker(
+      relabel(turns, { 'Speaker 1': 'Speaker 2', 'Speaker 2': 'Speaker 1' }),
+      none,
+    );
+    expect(swapped?.label).toBe('Speaker 1');
+    expect(swapped?.confidence).toBe(result?.confidence);
+  });
+
+  it('finds the caller who answers the screening questions of an assistant', () => {
+    const turns = dialogue([
+      ['Paula', "Good morning, Mr. Reyes's office."],
+      ['Tariq', 'Morning. Is he free for a quick word?'],
+      ['Paula', "Can I ask where you're calling from?"],
+      ['Tariq', 'Tariq Amin, from Ledgerly. We help family businesses close their books faster.'],
+      ['Paula', 'Is he expecting you?'],
+      ['Tariq', 'No, this would be a first conversation.'],
+      ['Paula', "He's away this week. I can note it down for when he's back."],
+      ['Tariq', "I'd appreciate that, thank you. I'll send him a short note as well."],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Tariq');
+  });
+
+  it('finds a rep who speaks third and lets a sales engineer answer the technical questions', () => {
+    const turns = dialogue([
+      ['Buyer', 'I read your docs, I mostly have integration questions.'],
+      ['Engineer', 'Happy to help. Which identity provider are you on? We support SAML and OIDC.'],
+      ['Buyer', 'We use Azure AD. Does it support customer-managed encryption keys?'],
+      ['Engineer', 'It does, on the enterprise tier, through your cloud key service.'],
+      [
+        'Account Lead',
+        "Thanks both. On the commercial side, I'll reflect the enterprise tier in the proposal, and I'll send a recap with next steps and a calendar invite for your security review.",
+      ],
+      ['Buyer', 'Sounds good.'],
+    ]);
+    const result = inferRepSpeaker(turns, { excludedLabels: new Set(['Buyer']) });
+    expect(result?.label).toBe('Account Lead');
+  });
+
+  it('finds a rep in lower-case, unpunctuated ASR text from an offer to act and a discovery question', () => {
+    const turns = dialogue([
+      ['spk_0', 'yeah so right now we do all of it in spreadsheets and my team hates it'],
+      ['spk_1', 'how many people on your team touch those spreadsheets every week'],
+      ['spk_0', 'about twelve and our finance lead checks everything by hand'],
+      ['spk_1', 'what does a mistake cost you when one slips through'],
+      ['spk_0', 'last quarter we paid a supplier twice so a lot'],
+      [
+        'spk_1',
+        'would it help if i put together a short comparison and sent it over to you and your finance lead',
+      ],
+      ['spk_0', 'yes please'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('spk_1');
+  });
+
+  it('abstains on a symmetric dialogue where both sides ask and answer', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Did you get a chance to look at the two proposals?'],
+      ['Speaker 2', 'I did. Our budget only covers one of them. What did you think?'],
+      ['Speaker 1', 'I liked the second one, but our team would need training. How long would that take us?'],
+      ['Speaker 2', 'A week maybe. Should we ask them both for references?'],
+      ['Speaker 1', "Yes, let's ask both and decide on Friday."],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });
