@@ -2,14 +2,16 @@
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
  * Sets: the project's own labelled dialogues (eval/sales-dialogues.jsonl), the held-out set written after the
- * heuristics were frozen (eval/sales-dialogues-holdout.jsonl), a second blind held-out set
- * (eval/sales-dialogues-holdout2.jsonl), and the shared public transcripts read in place from
+ * heuristics were frozen (eval/sales-dialogues-holdout.jsonl, since used for development), a second blind held-out
+ * set (eval/sales-dialogues-holdout2.jsonl), a second development set written by people who never saw the code
+ * (eval/sales-dialogues-dev2.jsonl), a third blind held-out set written the same way
+ * (eval/sales-dialogues-holdout3.jsonl), and the shared public transcripts read in place from
  * ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the first
  * 1–2 turns cut so the customer speaks first (computed here, marked derived).
  *
  * It is a report: exit code 0 whatever the numbers, 1 only when a set file is malformed.
- * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2, written before the
- * heuristics were reworked and never used to tune them), which report aggregates only.
+ * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2 and holdout3, never
+ * read and never used to tune the heuristics), which report aggregates only.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -302,6 +304,12 @@ function main(): number {
       file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout2.jsonl'),
       blind: true,
     },
+    { name: 'dev2 (eval/...-dev2)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev2.jsonl') },
+    {
+      name: 'holdout3 (eval/...-holdout3)',
+      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout3.jsonl'),
+      blind: true,
+    },
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
@@ -328,12 +336,10 @@ function main(): number {
   }
   console.log('');
   printTable(results);
-  for (const r of results) {
-    if (r.name.startsWith('own') || r.name.startsWith('holdout')) printConfusion(r);
-  }
-  for (const r of results) {
-    if (!r.name.startsWith('own') && !r.name.startsWith('holdout')) printConfusion(r);
-  }
+  // The project's own sales sets first, then the shared public transcripts.
+  const isSalesSet = (r: SetResult): boolean => !r.name.startsWith('shared') && !r.name.startsWith('derived');
+  for (const r of results) if (isSalesSet(r)) printConfusion(r);
+  for (const r of results) if (!isSalesSet(r)) printConfusion(r);
   timing();
   return 0;
 }
