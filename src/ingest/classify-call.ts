@@ -361,7 +361,7 @@ const FAMILIES: readonly Family[] = [
     pattern:
       '\\b(?:sync|login|error|bug|outage|syncing|import) (?:errors?|issues?|problems?|failures?)\\b|\\bfailed (?:syncs?|imports?|logins?)\\b|\\bworkaround\\b|\\b(?:a|the) fix\\b' +
       "|\\bpulled up your account\\b|\\byour account\\b|\\blicen[cs]e (?:key|has expired|expired)\\b|\\b(?:haven't|hasn't|have not|has not) logged in\\b|\\blogged in\\b" +
-      '|\\bhow (?:is|are) (?:the team|your team|things|people) (?:finding|getting on|using)\\b|\\bsince you (?:went live|launched|rolled|switched|started|moved)\\b|\\bescalat(?:e|ed|ion)\\b' +
+      '|\\bhow (?:is |are )?(?:the team|your team|things|people|everyone)(?: is| are)? (?:finding|getting on|using|settling|going with)\\b|\\bsince you (?:went live|launched|rolled|switched|started|moved)\\b|\\bwent live\\b|\\bgo-live\\b|\\b(?:a|the|some|more) training\\b|\\bescalat(?:e|ed|ion)\\b' +
       '|\\bfeature request\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b',
   },
   {

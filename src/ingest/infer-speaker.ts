@@ -43,7 +43,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 3,
     cap: 2,
     pattern:
-      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from) )(?: [a-z]+){1,2},? (?:from|with|over at|here at|calling from) [a-z]" +
+      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|over at|here at|calling from) [a-z]" +
       "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
       "|\\bi'?m calling (?:from|on behalf of)\\b|\\bcalling from [a-z]|\\byou've reached\\b" +
       "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
@@ -285,7 +285,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       '\\bwe work with (?:a lot of|lots of|many|other|several|companies|teams|firms|businesses)\\b|\\b(?:other|similar) (?:customers|clients|companies|teams|firms) (?:have|see|saw|tell|told|found|use)\\b' +
-      '|\\bour (?:customers|clients)\\b|\\bcase stud(?:y|ies)\\b|\\b(?:customers|clients) typically\\b|\\btypically (?:see|save|cut|get)\\b',
+      '|\\bcase stud(?:y|ies)\\b|\\b(?:customers|clients) typically\\b|\\btypically (?:see|save|cut|get)\\b',
   },
   {
     name: 'objection_handling',
@@ -482,6 +482,13 @@ const ABOUT_OFFERING =
 /** Questions that screen a caller: who they are, where they call from, what the call is about. */
 const ABOUT_CALLER =
   /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
+/**
+ * In unpunctuated (ASR) text a question rarely opens the turn ("okay great so how many people…"): a turn with no
+ * sentence punctuation at all is read as asking when one of these question frames occurs anywhere in it.
+ */
+const QUESTION_FRAME =
+  /\b(?:how (?:many|much|long|often|do|does|did|are|is|would|will)|what(?:'s| is| are| do| does| did| would| kind| happens)|which (?:one|[a-z]+ (?:do|are|is))|who (?:else|is|are|would|handles)|do you|did you|are you|can you|could you|would you|have you|is there|are there|does (?:it|that|this|your)|can (?:it|we|i)|when (?:do|does|did|is|would|will))\b/;
+const SENTENCE_PUNCTUATION = /[.?!]/;
 /** An answer that speaks about the speaker's own side ("we use…", "our team…", "I'm not sure"). */
 const OWN_ANSWER = /\b(?:we|we're|we've|our|us|my|i|i'm|i've|i'd)\b/;
 
@@ -617,12 +624,17 @@ function scanTurn(e: SpeakerEvidence, text: string): Ask {
   // Questions aimed at the other side: "?"-terminated, or interrogative openings in unpunctuated ASR text.
   let ask: Ask = 'none';
   let start = 0;
+  const unpunctuated = !SENTENCE_PUNCTUATION.test(text);
   for (let i = 0; i <= text.length; i++) {
     const ch = i < text.length ? text[i] : '.';
     if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
       if (i > start) {
         const sentence = text.slice(start, i).trim();
-        if (ch === '?' || INTERROGATIVE_START.test(sentence)) {
+        if (
+          ch === '?' ||
+          INTERROGATIVE_START.test(sentence) ||
+          (unpunctuated && QUESTION_FRAME.test(sentence))
+        ) {
           // "How do you handle…?" asks about the other side (seller); "can we…?", "does it…?" about one's own
           // side or the offering (buyer).
           if (ABOUT_CALLER.test(sentence)) {
@@ -751,12 +763,15 @@ export function inferRepSpeaker(
   candidates.sort(byNetThenLabel);
   let best = candidates[0]!;
   let runnerUp = candidates[1] ?? null;
-  // Two seller-side voices close together (rep and sales engineer): the one who runs the call (agenda, next steps,
-  // terms) is the rep when that is clear; otherwise the dialogue cannot tell them apart.
+  // Two seller-side voices (rep and sales engineer, beside at least one other speaker): the one who runs the call
+  // (agenda, next steps, terms) is the rep when that is clear; when they are close and neither runs the call, the
+  // dialogue cannot tell them apart.
   let closeSeller =
     runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.net >= CLOSE_SELLER_RATIO * best.net;
+  const secondSeller =
+    runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.seller - runnerUp.buyer >= MIN_CUE_NET;
   let ledBy: string | null = null;
-  if (closeSeller && runnerUp !== null) {
+  if ((closeSeller || secondSeller) && runnerUp !== null && evidence.size >= 3) {
     const [lead, other] = best.runsCall >= runnerUp.runsCall ? [best, runnerUp] : [runnerUp, best];
     if (lead.runsCall - other.runsCall >= RUNS_CALL_MARGIN) {
       ledBy = 'runs_call';
