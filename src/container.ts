@@ -73,18 +73,22 @@ export function createInferrer(config: Config): SpeakerInferrer {
   return chainInferrers(createHeuristicInferrer(), createModelInferrer(llmEndpoint(config)));
 }
 
-export async function openStore(config: Config): Promise<Store> {
+export async function openStore(
+  config: Config,
+  options: { backgroundCheckpoints?: boolean } = {},
+): Promise<Store> {
   const store = createStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     sqliteSynchronous: config.sqliteSynchronous,
+    ...options,
   });
   await migrate(store.db);
   return store;
 }
 
 export async function createContainer(config: Config, options: { logger?: boolean } = {}): Promise<AppDeps> {
-  const store = await openStore(config);
+  const store = await openStore(config, { backgroundCheckpoints: true });
   const limiter = config.redisUrl
     ? createRedisRateLimiter({ url: config.redisUrl, prefix: `${config.redisKeyPrefix}rl:` })
     : createMemoryRateLimiter({});

@@ -9,6 +9,7 @@ import type { AppDeps } from '../container.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { generateRequestId, registerCloseOnUnreadBody, registerRequestId } from './hooks/request-id.js';
 import { registerApiAuth } from './hooks/api-auth.js';
+import { quickStringLength } from './ajv-string-length.js';
 import { callsRoutes } from './v1/calls.routes.js';
 import { recordingsRoutes, uploadRoutes } from './v1/recordings.routes.js';
 import { openApiRoutes, OPENAPI_DOCUMENT } from './v1/openapi.routes.js';
@@ -59,6 +60,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         allErrors: true,
         allowUnionTypes: true,
       },
+      plugins: [quickStringLength],
     },
   });
 

@@ -32,21 +32,35 @@ function join(path: string, key: string | number): string {
   return typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 }
 
-/** Walks every key and string of the body: NUL characters and prototype-polluting keys are refused anywhere. */
-function scanValues(value: unknown, path: string, out: FieldError[]): void {
+/**
+ * Walks every key and string of the body: NUL characters and prototype-polluting keys are refused anywhere. The
+ * path is kept as a stack of keys and spelled out only for a problem: most bodies have none.
+ */
+function scanValues(value: unknown, at: (string | number)[], out: FieldError[]): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push({ field: path, message: 'must not contain the NUL character' });
+    if (value.includes('\u0000'))
+      out.push({ field: pathOf(at), message: 'must not contain the NUL character' });
   } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) scanValues(value[i], join(path, i), out);
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      scanValues(value[i], at, out);
+      at.pop();
+    }
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
-      const at = join(path, key);
-      if (FORBIDDEN_KEYS.has(key)) out.push({ field: at, message: `the key "${key}" is not allowed` });
+      at.push(key);
+      if (FORBIDDEN_KEYS.has(key))
+        out.push({ field: pathOf(at), message: `the key "${key}" is not allowed` });
       else if (key.includes('\u0000'))
-        out.push({ field: at, message: 'keys must not contain the NUL character' });
+        out.push({ field: pathOf(at), message: 'keys must not contain the NUL character' });
       scanValues((value as Record<string, unknown>)[key], at, out);
+      at.pop();
     }
   }
+}
+
+function pathOf(at: readonly (string | number)[]): string {
+  return at.reduce<string>(join, '');
 }
 
 /** Depth where the object itself is level 1 and every nested object or array adds one. */
@@ -61,7 +75,7 @@ function depth(value: unknown): number {
 /** Refuses NUL and forbidden keys before anything else looks at the body. */
 export function checkBodyStrings(body: unknown): void {
   const problems: FieldError[] = [];
-  scanValues(body, '', problems);
+  scanValues(body, [], problems);
   if (problems.length) throw validationFailed(problems);
 }
 

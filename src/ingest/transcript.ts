@@ -58,9 +58,9 @@ const insertedSeparators = new WeakMap<Turn, number>();
 interface Segment {
   speaker: string;
   text: string;
-  start_ms: number | null;
+  start_ms?: number | null;
   /** Separators inserted into `text` while parsing plain text. */
-  separators: number;
+  separators?: number;
 }
 
 interface Head {
@@ -71,17 +71,7 @@ interface Head {
 }
 
 export function parseTranscript(input: TranscriptInput): Turn[] {
-  if (input.segments) {
-    return mergeSegments(
-      input.segments.map((s) => ({
-        speaker: s.speaker,
-        text: s.text,
-        start_ms: s.start_ms ?? null,
-        separators: 0,
-      })),
-    );
-  }
-  return mergeSegments(parsePlainText(input.text ?? ''));
+  return mergeSegments(input.segments ?? parsePlainText(input.text ?? ''));
 }
 
 function mergeSegments(segments: readonly Segment[]): Turn[] {
@@ -89,15 +79,15 @@ function mergeSegments(segments: readonly Segment[]): Turn[] {
   let i = 0;
   while (i < segments.length) {
     const first = segments[i]!;
-    const texts = [first.text];
-    let separators = first.separators;
+    let text = first.text;
+    let separators = first.separators ?? 0;
     let j = i + 1;
     for (; j < segments.length && segments[j]!.speaker === first.speaker; j++) {
-      texts.push(segments[j]!.text);
-      separators += segments[j]!.separators + 1;
+      text += `\n${segments[j]!.text}`;
+      separators += (segments[j]!.separators ?? 0) + 1;
     }
-    const turn: Turn = { speaker: first.speaker, text: texts.join('\n'), start_ms: first.start_ms };
-    insertedSeparators.set(turn, separators);
+    const turn: Turn = { speaker: first.speaker, text, start_ms: first.start_ms ?? null };
+    if (separators > 0) insertedSeparators.set(turn, separators);
     turns.push(turn);
     i = j;
   }
@@ -221,6 +211,10 @@ export function checkTranscriptLimits(turns: readonly Turn[]): void {
       `The transcript has ${turns.length} turns after merging consecutive turns of one speaker; the limit is ${MAX_TURNS}.`,
     );
   }
+  // A code point is one or two UTF-16 units: within the limit in units, the exact count is not needed.
+  let units = 0;
+  for (const turn of turns) units += turn.text.length - (insertedSeparators.get(turn) ?? 0);
+  if (units <= MAX_CHARACTERS) return;
   const characters = countCharacters(turns);
   if (characters > MAX_CHARACTERS) {
     throw new AppError(
@@ -234,6 +228,17 @@ function collapseWhitespace(s: string): string {
   return s.replace(WHITESPACE_RUN, ' ').trim();
 }
 
+/** What `JSON.stringify` would escape, and whitespace other than a plain space. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
+const NEEDS_WORK = /[^\S ]|["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify(collapseWhitespace(s)), with a fast path for the common string that neither changes. */
+function normalizedJson(s: string): string {
+  const clean =
+    s.charCodeAt(0) !== 32 && s.charCodeAt(s.length - 1) !== 32 && !s.includes('  ') && !NEEDS_WORK.test(s);
+  return clean ? `"${s}"` : JSON.stringify(collapseWhitespace(s));
+}
+
 /**
  * Hex SHA-256 over the merged turns' labels and texts, whitespace runs collapsed and ends trimmed; timestamps
  * are left out, so the segment and plain-text forms of one dialogue give the same value.
@@ -241,8 +246,7 @@ function collapseWhitespace(s: string): string {
 export function transcriptFingerprint(turns: readonly Turn[]): string {
   // Each string JSON-encoded, so quotes delimit it unambiguously; one hash update over the joined parts.
   const parts: string[] = [];
-  for (const t of turns)
-    parts.push(JSON.stringify(collapseWhitespace(t.speaker)), JSON.stringify(collapseWhitespace(t.text)));
+  for (const t of turns) parts.push(normalizedJson(t.speaker), normalizedJson(t.text));
   return createHash('sha256').update(parts.join('')).digest('hex');
 }
 
