@@ -1,70 +1,24 @@
 /**
  * @callscore/client against the real server: endpoints, the signed upload endpoint, typed errors from real
- * answers, and the retry rules through the real fault-injecting HTTP proxy in front of the real server.
+ * answers, additive v1 changes, and the basic retry rules through the real fault-injecting HTTP proxy in front of
+ * the real server, and the transcript importers' output accepted by the server. More retry rules and the
+ * timeouts: retry.test.ts; the upload helper: upload.test.ts.
  */
-import fs from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   CallscoreApiError,
   CallscoreClient,
   CallscoreNetworkError,
-  type CallscoreClientOptions,
-  type CreateCallRequest,
-  type RetryInfo,
+  importTranscript,
 } from '../../packages/client/src/index.js';
-import { startFaultProxy, type FaultProxy } from '../../packages/client/test/helpers/fault-proxy.js';
-import { startApp, type TestApp } from '../helpers/app.js';
-import { KEYS, callBody } from '../helpers/workspace.js';
+import { KEYS } from '../helpers/workspace.js';
+import { OFFICIAL_ORIGIN, body, rejection, useServerAndProxy } from './harness.js';
 
-/** The official base the server builds `Location` and `upload_url` on (startApp's PUBLIC_API_BASE_URL). */
-const OFFICIAL_ORIGIN = 'https://api.callscore.test';
-
-let t: TestApp;
-let proxy: FaultProxy;
-beforeAll(async () => {
-  t = await startApp('sqlite');
-  proxy = await startFaultProxy(t.baseUrl);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await t?.close();
-});
-afterEach(() => proxy.reset());
-
-/** Reaches the loopback server for URLs the server built on its official base (the upload URL). */
-const loopbackFetch: typeof fetch = (input, init) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  return fetch(url.startsWith(OFFICIAL_ORIGIN) ? t.baseUrl + url.slice(OFFICIAL_ORIGIN.length) : url, init);
-};
-
-function client(extra: Partial<CallscoreClientOptions> = {}) {
-  const sleeps: number[] = [];
-  const retries: RetryInfo[] = [];
-  const c = new CallscoreClient({
-    baseUrl: `${t.baseUrl}/v1`,
-    apiKey: KEYS.full,
-    fetch: loopbackFetch,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onRetry: (info) => retries.push(info),
-    ...extra,
-  });
-  return { c, sleeps, retries };
-}
-
-const body = (overrides: Record<string, unknown> = {}) => callBody(overrides) as unknown as CreateCallRequest;
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the promise to reject');
-}
+const h = useServerAndProxy();
+const { client } = h;
 
 describe('calls', () => {
   it('createCall answers 202 (created) then 200 (created: false) for the replay; getCall reads it', async () => {
@@ -117,11 +71,51 @@ describe('calls', () => {
   });
 
   it('getOpenApi reads the contract without an API key', async () => {
-    const c = new CallscoreClient({ baseUrl: proxy.baseUrl });
+    const c = new CallscoreClient({ baseUrl: h.proxy.baseUrl });
     const doc = await c.getOpenApi();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths as object)).toContain('/v1/calls');
-    expect(proxy.seen[0]!.headers.authorization).toBeUndefined();
+    expect(h.proxy.seen[0]!.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('requests and additive v1 changes', () => {
+  it("sends the API key, a JSON body and its User-Agent after the caller's", async () => {
+    const { c } = h.viaProxy({ userAgent: 'acme-sync/2.1' });
+    expect((await c.createCall(body())).created).toBe(true);
+    const [sent] = h.callPosts();
+    expect(sent!.headers.authorization).toBe(`Bearer ${KEYS.full}`);
+    expect(sent!.headers['content-type']).toBe('application/json');
+    expect(sent!.headers['user-agent']).toMatch(
+      /^acme-sync\/2\.1 callscore-client-js\/\d+\.\d+\.\d+ node\/v\d+/,
+    );
+  });
+
+  it('accepts a base URL with a trailing slash', async () => {
+    const { c } = h.viaProxy({ baseUrl: `${h.proxy.baseUrl}/` });
+    expect(c.baseUrl).toBe(h.proxy.baseUrl);
+    expect((await c.createCall(body())).created).toBe(true);
+    expect(h.callPosts()).toHaveLength(1);
+  });
+
+  it('tolerates unknown response fields and unknown enum values', async () => {
+    // The real answers, grown within v1 by the proxy: a new field, a new status, new attribution values.
+    const grown = {
+      status: 'transcribing',
+      attribution: { rep_source: 'crm_owner', speaker_source: 'voiceprint', confidence: 0.9 },
+      scoring_eta_seconds: 120,
+    };
+    const { c } = h.viaProxy();
+    h.proxy.inject({ kind: 'merge', fields: grown });
+    const result = await c.createCall(body());
+    expect(result).toMatchObject({ object: 'call', created: true, status: 'transcribing' });
+    expect(result.attribution?.rep_source).toBe('crm_owner');
+    expect(result['scoring_eta_seconds']).toBe(120);
+
+    h.proxy.inject({ kind: 'merge', fields: grown });
+    const call = await c.getCall(result.id);
+    expect(call).toMatchObject({ id: result.id, status: 'transcribing', has_recording: false });
+    expect(call.attribution?.['confidence']).toBe(0.9);
   });
 });
 
@@ -256,13 +250,11 @@ describe('recordings through the real signed upload endpoint', () => {
 });
 
 describe('retry rules through a fault-injecting proxy', () => {
-  const viaProxy = (extra: Partial<CallscoreClientOptions> = {}) =>
-    client({ baseUrl: proxy.baseUrl, ...extra });
-  const callPosts = () => proxy.seen.filter((r) => r.method === 'POST' && r.path === '/v1/calls');
+  const { viaProxy, callPosts } = h;
 
   it('500 backs off 2 s then succeeds against the real server', async () => {
     const { c, sleeps, retries } = viaProxy();
-    proxy.inject({ status: 500, code: 'internal_error' });
+    h.proxy.inject({ status: 500, code: 'internal_error' });
     const result = await c.createCall(body());
     expect(result.created).toBe(true);
     expect(sleeps).toEqual([2000]);
@@ -272,7 +264,7 @@ describe('retry rules through a fault-injecting proxy', () => {
 
   it('503 inference_unavailable waits Retry-After, then the retry reaches the server', async () => {
     const { c, sleeps } = viaProxy();
-    proxy.inject({ status: 503, code: 'inference_unavailable', headers: { 'Retry-After': '30' } });
+    h.proxy.inject({ status: 503, code: 'inference_unavailable', headers: { 'Retry-After': '30' } });
     const result = await c.createCall(body());
     expect(result.created).toBe(true);
     expect(sleeps).toEqual([30_000]);
@@ -283,7 +275,7 @@ describe('retry rules through a fault-injecting proxy', () => {
     const request = body();
     const created = await c.createCall(request);
     // As if the first answer had been lost: the same request again, meeting a 500 first.
-    proxy.inject({ status: 500 });
+    h.proxy.inject({ status: 500 });
     const replay = await c.createCall(request);
     expect(replay).toMatchObject({ id: created.id, created: false });
     expect(sleeps).toEqual([2000]);
@@ -291,7 +283,7 @@ describe('retry rules through a fault-injecting proxy', () => {
 
   it('exhausts 4 retries on repeated 500s (2, 4, 8, 16 s) and throws the last error', async () => {
     const { c, sleeps, retries } = viaProxy();
-    proxy.inject(...Array.from({ length: 5 }, () => ({ status: 500, code: 'internal_error' })));
+    h.proxy.inject(...Array.from({ length: 5 }, () => ({ status: 500, code: 'internal_error' })));
     const e = (await rejection(c.createCall(body()))) as CallscoreApiError;
     expect({ status: e.status, code: e.code, attempts: e.attempts }).toEqual({
       status: 500,
@@ -303,14 +295,42 @@ describe('retry rules through a fault-injecting proxy', () => {
     expect(seq(e.requestId)).toBe(seq((retries.at(-1)!.error as CallscoreApiError).requestId) + 1);
     expect(callPosts().filter((r) => r.fault)).toHaveLength(5);
     expect(sleeps).toEqual([2000, 4000, 8000, 16000]);
+    expect(retries.map((r) => [r.operation, r.attempt, r.delayMs, r.error.name])).toEqual([
+      ['createCall', 1, 2000, 'CallscoreApiError'],
+      ['createCall', 2, 4000, 'CallscoreApiError'],
+      ['createCall', 3, 8000, 'CallscoreApiError'],
+      ['createCall', 4, 16000, 'CallscoreApiError'],
+    ]);
   });
 
   it('a dropped connection is a network error, retried with back-off', async () => {
     const { c, sleeps, retries } = viaProxy();
-    proxy.inject({ kind: 'reset' });
+    h.proxy.inject({ kind: 'reset' });
     const result = await c.createCall(body());
     expect(result.created).toBe(true);
     expect(retries[0]!.error).toBeInstanceOf(CallscoreNetworkError);
     expect(sleeps).toEqual([2000]);
   });
+});
+
+describe('transcript importers feed the server', () => {
+  // Parsing itself is tested without a server in packages/client/test/importers.test.ts.
+  const fixtures = new URL('../../packages/client/test/fixtures/', import.meta.url);
+
+  it.each(['teams.vtt', 'zoom.vtt', 'meet.vtt', 'call.srt', 'lines.txt', 'headers-bracket.txt'])(
+    'imports %s into segments the server accepts',
+    async (name) => {
+      const { segments } = importTranscript(readFileSync(new URL(name, fixtures)), { filename: name });
+      // No rep: the call is attributed to the key's owner, Ada Park, who speaks in every fixture.
+      const { c } = client();
+      const result = await c.createCall({
+        external_id: `import-${name}`,
+        provider: 'upload',
+        occurred_at: '2025-03-04T14:30:00Z',
+        transcript: { segments, rep_speaker: 'Ada Park' },
+      });
+      expect(result).toMatchObject({ created: true, status: 'queued' });
+      expect((await c.getCall(result.id)).rep?.email).toBe('ada@acme.test');
+    },
+  );
 });

@@ -1,7 +1,8 @@
 /**
- * A real HTTP reverse proxy in front of the contract server that answers the next requests
- * with injected faults (429/500/503 envelopes, dropped connections, hangs) and forwards the
- * rest untouched. Tests use it to drive the client's retry rules over real sockets.
+ * A real HTTP reverse proxy in front of the real server (test/client/) that answers the next requests
+ * with injected faults (429/500/503 envelopes, dropped connections, hangs), or forwards a request and
+ * rewrites the server's JSON answer (an additive v1 change: unknown fields, unknown enum values), and
+ * forwards the rest untouched. Tests use it to drive the client's retry rules over real sockets.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -9,12 +10,14 @@ import type { AddressInfo, Socket } from 'node:net';
 export type Fault =
   | { status: number; code?: string; headers?: Record<string, string>; body?: unknown }
   | { kind: 'reset' }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Forwards the request, then merges `fields` into the top level of the upstream JSON object answer. */
+  | { kind: 'merge'; fields: Record<string, unknown> };
 
 export interface FaultProxy {
   /** The proxy's API base (ending in /v1). */
   baseUrl: string;
-  /** Each request the proxy received, and whether a fault answered it. */
+  /** Each request the proxy received, and whether an injected fault answered (or rewrote) it. */
   seen: { method: string; path: string; headers: http.IncomingHttpHeaders; fault: boolean }[];
   /** Queues faults for the next requests, in order. */
   inject(...faults: Fault[]): void;
@@ -37,7 +40,7 @@ export async function startFaultProxy(upstreamOrigin: string): Promise<FaultProx
       headers: req.headers,
       fault: fault !== undefined,
     });
-    if (fault) {
+    if (fault && !('kind' in fault && fault.kind === 'merge')) {
       req.resume();
       if ('kind' in fault) {
         if (fault.kind === 'reset') req.socket.destroy();
@@ -60,15 +63,48 @@ export async function startFaultProxy(upstreamOrigin: string): Promise<FaultProx
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
       return;
     }
+    const merge = fault && 'kind' in fault && fault.kind === 'merge' ? fault.fields : undefined;
+    const headers = { ...req.headers, host: new URL(upstreamOrigin).host };
+    // A rewritten answer is parsed: ask for it uncompressed.
+    if (merge) delete headers['accept-encoding'];
     const upstream = http.request(
       new URL(req.url ?? '/', upstreamOrigin),
-      { method: req.method, headers: { ...req.headers, host: new URL(upstreamOrigin).host } },
+      { method: req.method, headers },
       (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
+        if (!merge) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('error', () => res.destroy());
+        up.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let original: unknown;
+          try {
+            original = JSON.parse(text);
+          } catch {
+            original = undefined;
+          }
+          if (typeof original !== 'object' || original === null || Array.isArray(original)) {
+            // Loud in the test: the client sees a 502 whose text says why.
+            res.writeHead(502, { 'Content-Type': 'text/plain' });
+            res.end(
+              `merge fault: ${req.method} ${req.url} did not answer a JSON object: ${text.slice(0, 200)}`,
+            );
+            return;
+          }
+          const body = Buffer.from(JSON.stringify({ ...original, ...merge }));
+          const { 'transfer-encoding': _te, 'content-length': _cl, ...rest } = up.headers;
+          res.writeHead(up.statusCode ?? 502, { ...rest, 'content-length': String(body.length) });
+          res.end(body);
+        });
       },
     );
     upstream.on('error', () => res.destroy());
+    // A client that gives up mid-body (a recording stream that ran short) aborts the upstream request too.
+    req.on('error', () => upstream.destroy());
     req.pipe(upstream);
   });
   server.on('connection', (s: Socket) => {
