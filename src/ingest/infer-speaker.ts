@@ -56,7 +56,8 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bthe reason (?:for (?:my|the) call|i'?m calling|i called|i'?m reaching out|i reached out)\\b" +
       "|\\bi'?m (?:just )?(?:reaching out|calling) (?:because|to (?:follow up|see|introduce|check in|let you know))" +
-      "|\\byou don't know me\\b|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
+      "|\\byou don't know me\\b|\\byou (?:weren't|were not) expecting (?:my|this) call\\b|\\bsorry to (?:bother|interrupt|disturb) you\\b|\\bi'?ll (?:be|keep it) real quick\\b|\\bi'?ll (?:take you off|remove you)\\b" +
+      "|\\bi'?m calling (?:about|regarding) (?:your|how|a|an|some)\\b|\\bi'?m calling (?:because|to) (?!ask|check|find|cancel|return|report|change)[a-z]+|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
       '|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b',
   },
   {
@@ -127,7 +128,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\bi can (?:offer|do|bring|give|cut|meet|agree|hold|include|prorate|go|switch|take)\\b|\\bwe can (?:offer|go|change|include|raise)\\b' +
       '|\\bper[- ](?:seat|user|provider|sender)\\b|\\blist price\\b|\\bprice lock\\b|\\border form\\b|\\bprorat|\\bco-term' +
-      '|\\bthe standard is\\b|\\bis included (?:on|in)\\b|\\bit depends on\\b',
+      '|\\bthe standard is\\b|\\bis included (?:on|in)\\b',
   },
   {
     name: 'ask_commitment',
@@ -165,7 +166,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\bhappy to help\\b' +
       "|\\bi can (?:definitely )?(?:help|look into)\\b|\\blet me (?:check (?:that|on that|your|for you)|pull (?:that|it|up))\\b|\\bmy pleasure\\b|\\bi'm sorry (?:about|for) (?:that|the)\\b" +
-      '|\\b(?:is there )?anything else i can help\\b|\\bthanks for reaching out to us\\b|\\bwho am i speaking with\\b',
+      '|\\b(?:is there )?anything else i can help\\b|\\bthanks (?:so much )?for (?:reaching out|getting in touch|contacting us)\\b|\\bwho am i speaking with\\b',
   },
   {
     name: 'gatekeeper_navigation',
@@ -182,8 +183,8 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bi've (?:brought|asked|invited|got) [a-z]+ (?:along|to join|with me)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
-      "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\bi'll let [a-z]+ (?:drive|take|start|walk|get)\\b|\\bi'll (?:jump in|mostly let)\\b" +
+      "\\bi've (?:brought|got) [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\b[a-z]+'s (?:here )?with me\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
+      "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\b(?:i'll|i'm (?:gonna|going to)) let (?:[a-z]+) (?:drive|take|start|walk|get|lead|run|show)\\b|\\bover to you\\b|\\bi'll (?:jump in|mostly let)\\b" +
       "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b",
   },
   // ---- buyer side ----
@@ -196,7 +197,7 @@ const FAMILIES: readonly CueFamily[] = [
       "\\bwe(?:'re| are) (?:currently |still |already )?(?:using|on)\\b|\\bwe currently\\b|\\bright now we\\b|\\bat the moment we\\b" +
       "|\\bour current\\b|\\bwe've been (?:on|using)\\b|\\bwe just (?:renewed|went through|signed)\\b|\\bwe already have\\b" +
       '|\\bmy team\\b|\\bour (?:budget|manager|cfo|ceo|vp|boss|it team|team is)\\b|\\bmy (?:boss|manager|vp|cfo|controller)\\b' +
-      "|\\bwe (?:use|have) (?:a|an|two|three|about|around)\\b|\\bwe budgeted\\b|\\bwe can't\\b",
+      "|\\bwe use (?:a|an|two|three|about|around)\\b|\\bwe budgeted\\b|\\bwe can't\\b",
   },
   {
     name: 'evaluating',
@@ -223,7 +224,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\btoo expensive\\b|\\bnot interested\\b|\\bnot a priority\\b|\\bno budget\\b|\\bhard to take to\\b|\\bwe're all set\\b" +
-      '|\\bbad time\\b|\\bnot a good time\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|an?|your|the|something)\\b' +
+      '|\\bbad time\\b|\\bnot a good time\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|something|an email|more|info|information|your (?:deck|brochure|pricing))\\b' +
       "|\\bi'?d (?:have|need) to (?:check|ask|talk|get)\\b|\\blet me take (?:that|it) back\\b|\\bi'll take it to\\b|\\bi'll (?:look at|keep) it\\b",
   },
   {
@@ -244,10 +245,10 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bi'?m calling (?:about|because|regarding|to (?:ask|check|see|find|cancel|return|report|change|get|add))\\b" +
+      "\\bi'?m calling (?:about (?:my|our|the (?:invoice|bill|order|renewal|account))|because (?:my|our|we|i)|regarding (?:my|our)|to (?:ask|check|find|cancel|return|report|change))\\b" +
       "|\\bi (?:need|want|would like|'d like) to (?:return|cancel|check|transfer|change|report|know|order|update)\\b" +
       '|\\bmy (?:account|order|card|invoice|bill|balance|refund|password|subscription|savings|checking)\\b|\\bour (?:invoice|bill)\\b' +
-      '|\\bwe got charged\\b|\\bi (?:got|saw) (?:a voicemail|your (?:ad|email|note))\\b|\\bi lost my\\b|\\bis this the (?:sales|support)\\b' +
+      '|\\bwe got charged\\b|\\bi (?:got|saw) (?:a voicemail|your (?:ad|email|note))\\b|\\bi (?:wrote|messaged|chatted) (?:on|in|to) your\\b|\\bi lost my\\b|\\bis this the (?:sales|support)\\b' +
       '|\\bit worked fine\\b|\\bi (?:had|have) (?:a|some) questions?\\b',
   },
   {
@@ -302,7 +303,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.25,
     cap: 6,
     pattern:
-      '\\bhow (?:long|often|much time) (?:do|does|did|has|have|is|are) (?:you|your)\\b|\\bhow many [a-z]+ (?:do|are|did) you\\b|\\b(?:can|could) you (?:tell|walk|give) me\\b' +
+      '\\bhow (?:long|often|much time) (?:do|does|did|has|have|is|are) (?:you|your)\\b|\\bhow many [a-z]+ (?:do|are|did) you\\b|\\b(?:can|could) you (?:tell|walk) me\\b' +
       "|\\bwhat(?:'s| is) (?:the|your) (?:timeline|timeframe|budget|process|priority|decision)\\b|\\bwho (?:else )?(?:is|would be|will be) involved\\b" +
       "|\\bwhat would (?:it|that) (?:mean|look like) (?:for|to) you\\b|\\bwhat's (?:driving|behind) (?:that|this|the)\\b|\\bwhy now\\b" +
       '|\\bwhat (?:tools?|systems?|software|process) (?:are|do) you\\b|\\bhow (?:are|do) you (?:doing|dealing with|handle|handling) (?:that|it|this)\\b' +
@@ -323,7 +324,8 @@ const FAMILIES: readonly CueFamily[] = [
     side: 'seller',
     weight: 1.25,
     cap: 3,
-    pattern: '\\bper (?:user|seat|month|year|licen[cs]e)\\b|\\b(?:starts|comes in|priced) at\\b',
+    pattern:
+      '\\bper (?:user|seat|licen[cs]e)\\b|\\b(?:a|per) (?:user|seat) (?:a|per) (?:month|year)\\b|\\b(?:starts|comes in|priced) at\\b',
   },
   {
     name: 'agent_action',
@@ -366,7 +368,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\b(?:can|could|would) you (?:send|email|share|put|include|match|waive|extend|lower|drop|come down|do better)\\b|\\bsend (?:me|us)\\b' +
+      '\\b(?:can|could|would) you (?:send|email|share|put|include|match|waive|extend|lower|drop|come down|do better)\\b' +
       '|\\b(?:does|can|will|would) (?:it|this|that|your (?:product|platform|tool|app|software|system)) (?:work|integrate|support|handle|connect|sync|let|allow|export|import|scale|include)\\b' +
       '|\\bdo you (?:support|integrate|offer|have (?:an? )?(?:api|integration|trial|discount|option))\\b|\\bis (?:there|it) (?:an? )?(?:trial|discount|minimum|setup fee)\\b' +
       '|\\bwhat (?:about|if) (?:we|our)\\b|\\bhow much (?:does|is|would|will|do you)\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
@@ -379,7 +381,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bwhat(?:'s| is) (?:this|it|the call) (?:in reference to|concerning)\\b|\\bwho(?:'s| is) speaking\\b|\\bwhat company (?:are you|is this)\\b" +
       "|\\b(?:he|she)(?:'s| is) (?:busy|unavailable|away|tied up|on a call|not here)\\b|\\bi(?:'ll| will) (?:let|tell) (?:him|her) you called\\b" +
-      "|\\bnot (?:taking|accepting) (?:calls|sales calls|vendor calls)\\b|\\bi'll (?:see|check) if (?:he|she)(?:'s| is)\\b",
+      "|\\bnot (?:taking|accepting) (?:calls|sales calls|vendor calls)\\b|\\bvendors? (?:have to|must|need to|should) (?:go|come|email|send|use)\\b|\\bno[- ]solicitation\\b|\\b(?:can't|cannot) (?:transfer|put through) (?:sales|vendor)|\\btake me off\\b|\\bi'll (?:see|check) if (?:he|she)(?:'s| is)\\b",
   },
   {
     name: 'inbound_need',
@@ -426,6 +428,17 @@ const FAMILIES: readonly CueFamily[] = [
       '\\b(?:our|my) (?:current|old|existing|own|biggest|main|office|team|staff|people|it|hr|finance|board|boss|manager|director|clinic|clinics|sites?|stores?|customers|users|system|tool|process|data)\\b' +
       '|\\bwe (?:see|saw|tried|lost|hired|paid|had|spend|spent|pay|get|got|did|need|needed|want|wanted)\\b',
   },
+  {
+    // The buyer's side of a deal: their demands on the vendor's paper, their purchasing process.
+    name: 'buyer_terms',
+    side: 'buyer',
+    weight: 1.5,
+    cap: 4,
+    pattern:
+      "\\bwe (?:asked for|require|insist|can't accept|cannot accept|won't accept|want the right)\\b|\\byour (?:version|draft|paper|proposal|quote|order form|msa|dpa|contract|terms) (?:says|has|lists|includes|doesn't|does not|only)\\b" +
+      '|\\b(?:supplier|vendor) (?:registration|risk (?:assessment|review)|number|policy)\\b|\\bregister(?:ed)? (?:as a|in our) (?:supplier|vendor)\\b|\\bissue (?:a|the) (?:po|purchase order)\\b|\\bif a vendor\\b|\\bany vendor\\b|\\bour (?:vendors|suppliers)\\b' +
+      '|\\bour (?:procurement|purchasing|legal|security|infosec|compliance) (?:team|people|department|policy|process) (?:needs?|wants?|requires?|will|asked)\\b',
+  },
   // ---- general conversational roles (who offers to act, whose organisation is discussed) ----
   {
     // The seller offers to do the work: "shall I put together…", "would it help if I…", "want me to…".
@@ -457,7 +470,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1,
     cap: 4,
     pattern:
-      '\\byour (?:product|products|platform|software|tool|app|solution|pricing|prices|price|offering|enterprise|docs|documentation|api|sales (?:team|rep)|support (?:team|line)|website|site|ad|email|brochure|competitors?)\\b',
+      '\\byour (?:product|products|platform|software|tool|app|solution|pricing|prices|price|offering|enterprise|docs|documentation|api|sales (?:team|rep)|support (?:team|line)|brochure|competitors?)\\b',
   },
 ];
 
@@ -481,7 +494,7 @@ const ABOUT_OFFERING =
   /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this))\b|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b/;
 /** Questions that screen a caller: who they are, where they call from, what the call is about. */
 const ABOUT_CALLER =
-  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
+  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
 /**
  * In unpunctuated (ASR) text a question rarely opens the turn ("okay great so how many people…"): a turn with no
  * sentence punctuation at all is read as asking when one of these question frames occurs anywhere in it.
@@ -525,6 +538,7 @@ const ANSWER_OFFERING_CAP = 5;
 const ANSWER_SCREEN_WEIGHT = 2;
 const ANSWER_SCREEN_CAP = 3;
 
+const LEADS_TEAM = FAMILIES.findIndex((f) => f.name === 'leads_team');
 /** Families that show who runs the call, to tell the rep from a sales engineer. */
 const RUNS_CALL = new Set([
   'agenda',
@@ -536,7 +550,7 @@ const RUNS_CALL = new Set([
   'seller_pricing',
   'company_intro',
   'reason_for_call',
-  'offer_to_act',
+  'ask_commitment',
 ]);
 
 interface SpeakerEvidence {
@@ -768,12 +782,21 @@ export function inferRepSpeaker(
   // dialogue cannot tell them apart.
   let closeSeller =
     runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.net >= CLOSE_SELLER_RATIO * best.net;
-  const secondSeller =
-    runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.seller - runnerUp.buyer >= MIN_CUE_NET;
+  const secondSeller = runnerUp !== null && runnerUp.net >= MIN_NET && runnerUp.seller > runnerUp.buyer;
   let ledBy: string | null = null;
   if ((closeSeller || secondSeller) && runnerUp !== null && evidence.size >= 3) {
-    const [lead, other] = best.runsCall >= runnerUp.runsCall ? [best, runnerUp] : [runnerUp, best];
-    if (lead.runsCall - other.runsCall >= RUNS_CALL_MARGIN) {
+    // Whoever introduces the engineer and hands the call over leads it; otherwise the agenda and next steps decide.
+    const bestHandsOver = best.cues[LEADS_TEAM]! > 0;
+    const runnerHandsOver = runnerUp.cues[LEADS_TEAM]! > 0;
+    const [lead, other] =
+      bestHandsOver !== runnerHandsOver
+        ? bestHandsOver
+          ? [best, runnerUp]
+          : [runnerUp, best]
+        : best.runsCall >= runnerUp.runsCall
+          ? [best, runnerUp]
+          : [runnerUp, best];
+    if (bestHandsOver !== runnerHandsOver || lead.runsCall - other.runsCall >= RUNS_CALL_MARGIN) {
       ledBy = 'runs_call';
       const third = candidates[2] ?? null;
       best = lead;
