@@ -5,6 +5,7 @@
  * middle weight. A weak best score or a small lead falls back to `discovery` (`fallback: true`).
  * Linear time: one scan per turn with one combined, precompiled regular expression.
  */
+import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
 
 export const CALL_TYPES = [
@@ -439,10 +440,6 @@ const MIN_RELATIVE_MARGIN = 0.15;
 /** How much a phrase counts when said by the unexpected side, or when the rep is unknown. */
 const OFF_SIDE_FACTOR = 0.35;
 const UNKNOWN_SIDE_FACTOR = 0.75;
-
-function normalize(text: string): string {
-  return text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
-}
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;

@@ -13,6 +13,7 @@
  *   close seller-side speakers (a rep beside a sales engineer) abstain rather than guess.
  * - Linear time: one pass over each speaker's text with one combined, precompiled regular expression.
  */
+import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
 
 export interface InferenceResult {
@@ -69,7 +70,8 @@ const FAMILIES: readonly CueFamily[] = [
       '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b' +
       '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\bi wanted to (?:follow up|check in)\\b" +
-      '|\\bthanks for (?:attending|downloading|signing up)\\b',
+      '|\\bthanks for (?:attending|downloading|signing up)\\b|\\byou (?:put in|submitted|sent (?:in|us)|made) (?:a|an|the) (?:demo |pricing |quote )?(?:request|enquiry|inquiry)\\b' +
+      "|\\bon our (?:site|website|pricing page|webinar|booth|stand)\\b|\\bi thought i'?d (?:call|ring|reach out)\\b",
   },
   {
     name: 'pitch',
@@ -183,9 +185,10 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bi've (?:brought|got) [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\b[a-z]+'s (?:here )?with me\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
+      "\\bi've brought [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
       "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\b(?:i'll|i'm (?:gonna|going to)) let (?:[a-z]+) (?:drive|take|start|walk|get|lead|run|show)\\b|\\bover to you\\b|\\bi'll (?:jump in|mostly let)\\b" +
-      "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b",
+      "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b" +
+      '|,? your (?:account (?:manager|executive|rep)|customer success (?:manager|lead|contact)|csm|success manager)\\b',
   },
   // ---- buyer side ----
   {
@@ -371,7 +374,7 @@ const FAMILIES: readonly CueFamily[] = [
       '\\b(?:can|could|would) you (?:send|email|share|put|include|match|waive|extend|lower|drop|come down|do better)\\b' +
       '|\\b(?:does|can|will|would) (?:it|this|that|your (?:product|platform|tool|app|software|system)) (?:work|integrate|support|handle|connect|sync|let|allow|export|import|scale|include)\\b' +
       '|\\bdo you (?:support|integrate|offer|have (?:an? )?(?:api|integration|trial|discount|option))\\b|\\bis (?:there|it) (?:an? )?(?:trial|discount|minimum|setup fee)\\b' +
-      '|\\bwhat (?:about|if) (?:we|our)\\b|\\bhow much (?:does|is|would|will|do you)\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
+      '|\\bwhat (?:about|if) (?:we|our)\\b|\\bhow much (?:does|is|would|will) (?:it|this|that|the (?:licen[cs]e|subscription|plan|platform|tool|product|upgrade|add-on))\\b|\\bhow much do you charge\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
   },
   {
     name: 'screening_generic',
@@ -452,7 +455,10 @@ const FAMILIES: readonly CueFamily[] = [
       "|\\bmeeting request\\b|\\b(?:a few|some|two|three) (?:slots|time slots)\\b|\\bi'?ll (?:reflect|include|note) (?:that|it|this)\\b" +
       "|\\bi'?ll (?:loop in|bring in|ask (?:our|my))\\b|\\b(?:could|can) i show you\\b|\\bput together (?:a|an|some|the|two|three|a few)\\b" +
       "|\\bwhat(?:'s| is) the best (?:email|number|way to reach|time to (?:call|reach))\\b|\\bi'?ll meet you\\b|\\bfor (?:your )?signature\\b" +
-      "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b",
+      "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b" +
+      "|\\bi'?ll send (?:it|them|that|this) (?:by|over|today|tomorrow|tonight|on|first|this)\\b|\\bi'?ll (?:have|get) (?:support|our [a-z]+(?: [a-z]+)?) (?:to )?(?:look|push|check|send|fix|call|reach|review)\\b" +
+      "|\\bi'?ll (?:text|call|ping|message|update) you (?:when|once|as soon as)\\b|\\bi'?ll (?:build|prepare|draft|configure|mock up) (?:a|an|the|you|some|two|three)\\b" +
+      '|\\bwhat are you comparing us\\b|\\bcompar(?:e|ing) us (?:to|with|against)\\b',
   },
   {
     // The seller talks about the buyer's organisation and its numbers ("your team", "your renewal", "your stores").
@@ -574,10 +580,6 @@ interface SpeakerEvidence {
   lexical: number;
   runsCall: number;
   net: number;
-}
-
-function normalize(text: string): string {
-  return text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
 }
 
 function countMatches(text: string, re: RegExp): number {
