@@ -25,6 +25,7 @@ import * as admin from './migrations/2026-11-26-admin.js';
 import * as coaching from './migrations/2026-11-27-coaching.js';
 import * as dashboard from './migrations/2026-11-28-dashboard.js';
 import * as search from './migrations/2026-11-29-search.js';
+import * as ingest from './migrations/2026-11-30-ingest.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -125,6 +126,7 @@ function startCheckpointer(sqlite: SQLite.Database): { stop(): Promise<void> } {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     stop: async () => {
+      worker.ref(); // held until it has closed its connection, or the process could end first
       worker.postMessage('stop');
       await exited;
     },
@@ -164,6 +166,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27-coaching': coaching,
   '2026-11-28-dashboard': dashboard,
   '2026-11-29-search': search,
+  '2026-11-30-ingest': ingest,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

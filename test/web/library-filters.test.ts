@@ -328,9 +328,9 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
         db: t.deps.store.db,
         provider: { getMigrations: async () => MIGRATIONS },
       });
-      const down = await migrator.migrateDown();
+      const down = await migrator.migrateTo('2026-11-28-dashboard');
       expect(down.error).toBeUndefined();
-      expect(down.results?.[0]?.migrationName).toBe('2026-11-29-search');
+      expect(down.results?.map((r) => r.migrationName)).toContain('2026-11-29-search');
       const up = await migrator.migrateToLatest();
       expect(up.error).toBeUndefined();
       expect(await library(ada, 'q=zanzibar')).toEqual([ids.late10]);
