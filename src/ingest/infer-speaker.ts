@@ -128,9 +128,12 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\bi can (?:offer|do|bring|give|cut|meet|agree|hold|include|prorate|go|switch|take)\\b|\\bwe can (?:offer|go|change|include|raise)\\b' +
+      '\\bi can (?:offer|do|bring|cut|meet|agree|hold|include|prorate|go|switch|take)\\b|\\bi can give you (?:a |an )?(?:discount|[a-z]+ percent|[a-z]+ off|better|the same|a better)\\b|\\bwe can (?:offer|go|change|include|raise)\\b' +
       '|\\bper[- ](?:seat|user|provider|sender)\\b|\\blist price\\b|\\bprice lock\\b|\\border form\\b|\\bprorat|\\bco-term' +
-      '|\\bthe standard is\\b|\\bis included (?:on|in)\\b',
+      '|\\bthe standard is\\b|\\bis included (?:on|in)\\b' +
+      "|\\bi(?:'ll| will| can| could)? (?:waive|lock (?:in )?the|throw in|knock off|take off)\\b|\\bi could (?:do|go|offer|be at|include|drop|meet|match)\\b" +
+      '|\\bwhat if (?:we|i) (?:did|do|went|made|matched|waived|threw|included|dropped|locked|split|ramp)\\b|\\bif i match(?:ed)?\\b' +
+      "|\\b(?:migration|onboarding|training|setup|implementation|support) is included\\b|\\byou'll have (?:it|them|both|that|the [a-z]+) (?:by|today|tomorrow|this|first)\\b",
   },
   {
     name: 'ask_commitment',
@@ -177,7 +180,10 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\bcould i (?:speak|talk) (?:with|to)\\b|\\bi'?m (?:trying to reach|looking for) (?:whoever|someone|the|[a-z]+ [a-z]+ in)\\b" +
-      '|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bcould i leave a message\\b|\\bcan you (?:connect|put) me\\b',
+      '|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bcould i leave a message\\b|\\bcan you (?:connect|put) me\\b' +
+      "|\\bi'?m (?:trying to reach|hoping to (?:get|reach|speak|catch|have))\\b|\\b(?:better|good) (?:time|way) to (?:catch|reach|get hold of|get) (?:him|her|them)\\b" +
+      "|\\b(?:could|can) i (?:get|have) (?:an|the|his|her|their) (?:email|number|extension|direct line)\\b|\\bcan you (?:tell|let) (?:him|her|them) (?:know|it's|that)\\b" +
+      "|\\bi'?ll (?:call|try) (?:back|again)\\b|\\bi'?ll try (?:him|her|them)\\b|\\bwho(?:'s| is) the (?:right person|person (?:who|that) (?:handles|looks after|runs|manages))\\b",
   },
   {
     name: 'leads_team',
@@ -185,7 +191,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bi've brought [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
+      "\\bi've brought [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\bi've brought [a-z]+,? who\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
       "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\b(?:i'll|i'm (?:gonna|going to)) let (?:[a-z]+) (?:drive|take|start|walk|get|lead|run|show)\\b|\\bover to you\\b|\\bi'll (?:jump in|mostly let)\\b" +
       "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b" +
       '|,? your (?:account (?:manager|executive|rep)|customer success (?:manager|lead|contact)|csm|success manager)\\b',
@@ -384,7 +390,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bwhat(?:'s| is) (?:this|it|the call) (?:in reference to|concerning)\\b|\\bwho(?:'s| is) speaking\\b|\\bwhat company (?:are you|is this)\\b" +
       "|\\b(?:he|she)(?:'s| is) (?:busy|unavailable|away|tied up|on a call|not here)\\b|\\bi(?:'ll| will) (?:let|tell) (?:him|her) you called\\b" +
-      "|\\bnot (?:taking|accepting) (?:calls|sales calls|vendor calls)\\b|\\bvendors? (?:have to|must|need to|should) (?:go|come|email|send|use)\\b|\\bno[- ]solicitation\\b|\\b(?:can't|cannot) (?:transfer|put through) (?:sales|vendor)|\\btake me off\\b|\\bi'll (?:see|check) if (?:he|she)(?:'s| is)\\b",
+      "|\\bnot (?:taking|accepting) (?:calls|sales calls|vendor calls)\\b|\\bvendors? (?:have to|must|need to|should) (?:go|come|email|send|use)\\b|\\bi can (?:transfer|put) you\\b|\\btransferring you\\b|\\bi'?m not supposed to\\b|\\b(?:he|she) (?:says|asks|wants) (?:to|you to|people to)\\b|\\bfor (?:providers|vendors|suppliers|salespeople)\\b|\\bi can (?:put|leave) a note\\b|\\b(?:he|she)(?:'s| is) in (?:surgery|the plant|the field|the office|clinic|court|class)\\b|\\bno[- ]solicitation\\b|\\b(?:can't|cannot) (?:transfer|put through) (?:sales|vendor)|\\btake me off\\b|\\bi'll (?:see|check) if (?:he|she)(?:'s| is)\\b",
   },
   {
     name: 'inbound_need',
@@ -402,7 +408,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1,
     cap: 4,
     pattern:
-      '\\bi can (?!not\\b|do (?:monday|tuesday|wednesday|thursday|friday|that day|then)\\b)(?:also |definitely |certainly )?[a-z]+\\b' +
+      '\\bi can (?!not\\b|do (?:monday|tuesday|wednesday|thursday|friday|that day|then)\\b|transfer\\b|put (?:you|a note)\\b|take a\\b|give you (?:his|her|their|the email|the number)\\b)(?:also |definitely |certainly )?[a-z]+\\b' +
       "|\\b(?:i'll|i will|let me) (?:also )?(?:send|email|walk|show|set|resend|add|update|share|get|put|book|arrange|extend|write|prepare|pull) (?:[a-z']+ ){0,3}?(?:you|your)\\b",
   },
   {
@@ -438,7 +444,8 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      "\\bwe (?:asked for|require|insist|can't accept|cannot accept|won't accept|want the right)\\b|\\byour (?:version|draft|paper|proposal|quote|order form|msa|dpa|contract|terms) (?:says|has|lists|includes|doesn't|does not|only)\\b" +
+      "\\bwe (?:asked for|require|insist|can't accept|cannot accept|won't accept|want the right|prefer)\\b|\\byour (?:standard |current |revised |latest |new )?(?:version|draft|paper|proposal|quote|order form|msa|dpa|contract|terms) (?:says|say|has|lists|includes|doesn't|does not|only)\\b" +
+      "|\\b(?:i|we)'?ll sign\\b|\\byou(?:'ve| have) got (?:it|a deal)\\b|\\bthat's where it lands\\b|\\b(?:could|can) you do (?:better|it for|[a-z]+ (?:thousand|hundred|percent))\\b|\\bwe need (?:it|that|this) (?:capped|at|to be|lower|below|under)\\b" +
       '|\\b(?:supplier|vendor) (?:registration|risk (?:assessment|review)|number|policy)\\b|\\bregister(?:ed)? (?:as a|in our) (?:supplier|vendor)\\b|\\bissue (?:a|the) (?:po|purchase order)\\b|\\bif a vendor\\b|\\bany vendor\\b|\\bour (?:vendors|suppliers)\\b' +
       '|\\bour (?:procurement|purchasing|legal|security|infosec|compliance) (?:team|people|department|policy|process) (?:needs?|wants?|requires?|will|asked)\\b',
   },
@@ -500,7 +507,7 @@ const ABOUT_OFFERING =
   /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this))\b|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b/;
 /** Questions that screen a caller: who they are, where they call from, what the call is about. */
 const ABOUT_CALLER =
-  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
+  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\b(?:are|were) you (?:a|an|from) (?:the )?(?:patient|customer|client|vendor|provider|supplier|salesperson|sales)\b|\byou are from\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
 /**
  * In unpunctuated (ASR) text a question rarely opens the turn ("okay great so how many people…"): a turn with no
  * sentence punctuation at all is read as asking when one of these question frames occurs anywhere in it.
