@@ -154,7 +154,7 @@ const FAMILIES: readonly Family[] = [
     type: 'technical_discovery',
     by: 'any',
     weight: 1.5,
-    cap: 14,
+    cap: 8,
     pattern:
       '\\bapis?\\b|\\bsso\\b|\\bsaml\\b|\\bscim\\b|\\bokta\\b|\\bintegrations?\\b|\\bintegrate\\b|\\bsecurity (?:review|team|questionnaire)\\b|\\bsoc ?2\\b' +
       '|\\bpen test\\b|\\bencrypt(?:ed|ion)\\b|\\btls\\b|\\barchitect(?:ure)?\\b|\\bmigrat(?:e|ion)\\b|\\bschema\\b|\\bdatabase\\b|\\bpostgres\\b' +
@@ -262,7 +262,7 @@ const FAMILIES: readonly Family[] = [
     cap: 6,
     pattern:
       '\\bprice (?:freeze|rise|increase)\\b|\\bfreeze\\b|\\buplift\\b|\\bclause\\b|\\btermination\\b|\\bpayment schedule\\b|\\bannual (?:in advance|upfront)\\b' +
-      '|\\bper(?:cent| cent)\\b|\\bredline\\b|\\bin writing\\b|\\bterms?\\b',
+      '|\\bredline\\b|\\bin writing\\b|\\b(?:payment|contract|commercial|legal) terms\\b',
   },
   // ---- general sales language, per type (added for held-out generalisation) ----
   // cold_call: the rep introduces themself and their company to someone who did not expect the call.
@@ -386,6 +386,16 @@ const FAMILIES: readonly Family[] = [
       '|\\bextend(?:ing)? (?:your|the) (?:account|contract|licen[cs]es?|subscription|rollout)\\b|\\bwe now (?:have|offer)\\b|\\bnew (?:product|offering|add-on)\\b|\\b(?:switch|turn)(?:ed)? (?:it )?on (?:for|inside)\\b' +
       '|\\bsame (?:price|rate) per\\b|\\byour (?:rate|current rate) applies\\b|\\bwork(?:s)? off the same\\b|\\b(?:works|sits) alongside\\b|\\bother (?:teams|departments|offices) (?:could|can|would)\\b',
   },
+  {
+    type: 'cross_selling',
+    by: 'any',
+    weight: 2.5,
+    cap: 5,
+    pattern:
+      "\\badd[- ]ons?\\b|\\b(?:right now|currently|today) you're on\\b|\\byou're (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)\\b|\\bat your current (?:rate|price|pricing)\\b" +
+      '|\\b(?:on top of|in addition to) (?:the|your) current\\b|\\bcurrent annual (?:fee|contract|subscription)\\b|\\bactivate (?:the )?(?:seats|licen[cs]es|module|add-on|languages?|feature)\\b' +
+      '|\\bmid-term\\b|\\b(?:turn|switch) it on (?:in|for) your\\b|\\b(?:we|you) use (?:you|us|your [a-z]+|our [a-z]+) for\\b|\\b(?:extra|more|additional|new) (?:seats|licen[cs]es|locations|languages)\\b',
+  },
   // evaluation: trials, pilots, demos, comparisons against criteria.
   {
     type: 'evaluation',
@@ -404,7 +414,7 @@ const FAMILIES: readonly Family[] = [
     cap: 8,
     pattern:
       '\\bindemnit(?:y|ies)\\b|\\bdpa\\b|\\bdata processing (?:agreement|addendum|terms)\\b|\\bcontractual clauses\\b|\\bcounsel\\b|\\bmsa\\b|\\bhalfway\\b|\\boff the first year\\b' +
-      '|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b|\\bcontract\\b|\\bsign(?:ed|ing)? (?:off|by|this)\\b' +
+      '|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b' +
       '|\\bconcessions?\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
   },
   // technical_discovery: systems, data, identity and security architecture.
@@ -412,7 +422,7 @@ const FAMILIES: readonly Family[] = [
     type: 'technical_discovery',
     by: 'any',
     weight: 1.5,
-    cap: 10,
+    cap: 5,
     pattern:
       '\\bdata (?:warehouse|lake|pipeline|model|export|feed)s?\\b|\\bevent (?:stream|bus)\\b|\\bauthentication\\b|\\boidc\\b|\\boauth\\b|\\bazure ad\\b|\\bactive directory\\b|\\bencryption keys?\\b' +
       '|\\b(?:customer|self)-managed keys\\b|\\bbring-your-own-key\\b|\\bbyok\\b|\\bkms\\b|\\blatency\\b|\\buptime\\b|\\bthroughput\\b|\\bendpoints?\\b|\\bsdks?\\b|\\bdocs\\b|\\bdocumentation\\b' +
@@ -433,6 +443,8 @@ const FAMILIES: readonly Family[] = [
 
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 
+/** What a repeated phrase adds, relative to a new one. */
+const REPEAT_WEIGHT = 0.25;
 /** Below this best score the call is too neutral to classify. */
 const MIN_SCORE = 3;
 /** The best type must lead the runner-up by this fraction of its score. */
@@ -447,6 +459,8 @@ function round(n: number): number {
 
 export function classifyCall(turns: Turn[], repLabel: string | null): Classification {
   const counts = new Array<number>(FAMILIES.length).fill(0);
+  // Distinct phrases per family: a word said ten times is one piece of evidence, not ten.
+  const distinct = FAMILIES.map(() => new Set<string>());
   const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
   for (const turn of turns) {
     const text = normalize(turn.text);
@@ -461,6 +475,7 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
         else if (family.by === 'rep') factor = isRep ? 1 : OFF_SIDE_FACTOR;
         else if (family.by === 'other') factor = isRep ? OFF_SIDE_FACTOR : 1;
         counts[g - 1]!++;
+        distinct[g - 1]!.add(m[g]!);
         sideFactorSum[g - 1]! += factor;
         break;
       }
@@ -471,8 +486,10 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   FAMILIES.forEach((f, i) => {
     const n = counts[i]!;
     if (n === 0) return;
-    // Capped count, at the family's average side factor.
-    const points = Math.min(n, f.cap) * (sideFactorSum[i]! / n) * f.weight;
+    // Capped count of distinct phrases (repeats add a little), at the family's average side factor.
+    const unique = distinct[i]!.size;
+    const evidence = unique + REPEAT_WEIGHT * (n - unique);
+    const points = Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight;
     scores[f.type] = round((scores[f.type] ?? 0) + points);
   });
   // Ties broken by the fixed type order, so the result is deterministic.
@@ -485,7 +502,9 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   }
   const lead = best[1] - (second?.[1] ?? 0);
   const confidence = round(Math.min(1, (lead / best[1]) * Math.min(1, best[1] / (2 * MIN_SCORE))));
-  if (best[0] !== 'discovery' && lead < MIN_RELATIVE_MARGIN * best[1]) {
+  // A narrow lead between two specific types still names the better one; only a narrow lead over discovery itself
+  // (the type of an ordinary first conversation) falls back to it.
+  if (best[0] !== 'discovery' && second?.[0] === 'discovery' && lead < MIN_RELATIVE_MARGIN * best[1]) {
     return { callType: 'discovery', confidence, fallback: true, scores };
   }
   return { callType: best[0], confidence, fallback: false, scores };
