@@ -443,6 +443,41 @@ const FAMILIES: readonly Family[] = [
 
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 
+// ---- structural signals (who asks, who opened the call) ----
+/** A question in a sentence: "?"-terminated, or opening with an interrogative in unpunctuated text. */
+const INTERROGATIVE_START =
+  /^(?:(?:and|so|but|okay|ok|right|great|got it),? )?(?:could|can|would|do|does|did|are|is|have|has|how|what|what's|which|when|where|who|why)\b/;
+const ABOUT_YOU = /\byou(?:r|rs)?\b/;
+/** The other side opens with a need or a question of their own: they called. */
+const CALLER_NEED =
+  /\b(?:i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
+/** The rep opens with who they are and why they call: an outbound call. */
+const OUTBOUND_OPENING =
+  /\b(?:this is [a-z]+|it's [a-z]+|my name is|i'?m calling|calling from|the reason (?:for|i)|[a-z]+ here,? (?:from|with|at))\b/;
+/** Points per discovery question the rep asks about the buyer ("how do you…?", "what does your team…?"). */
+const REP_QUESTION_WEIGHT = 0.3;
+const REP_QUESTION_CAP = 8;
+/** Points when the other side opened the call with a need and the rep did not open with an outbound introduction. */
+const CALLER_OPENED_POINTS = 4;
+/** Turns at the start of the call read for who opened it. */
+const OPENING_TURNS = 3;
+
+function countRepQuestions(text: string): number {
+  let n = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const ch = i < text.length ? text[i] : '.';
+    if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
+      if (i > start) {
+        const sentence = text.slice(start, i).trim();
+        if ((ch === '?' || INTERROGATIVE_START.test(sentence)) && ABOUT_YOU.test(sentence)) n++;
+      }
+      start = i + 1;
+    }
+  }
+  return n;
+}
+
 /** What a repeated phrase adds, relative to a new one. */
 const REPEAT_WEIGHT = 0.25;
 /** Below this best score the call is too neutral to classify. */
@@ -462,9 +497,19 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   // Distinct phrases per family: a word said ten times is one piece of evidence, not ten.
   const distinct = FAMILIES.map(() => new Set<string>());
   const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
+  let repQuestions = 0;
+  let callerOpened = false;
+  let repOpenedOutbound = false;
+  let index = 0;
   for (const turn of turns) {
     const text = normalize(turn.text);
     const isRep = repLabel !== null && turn.speaker === repLabel;
+    if (isRep) repQuestions += countRepQuestions(text);
+    if (repLabel !== null && index < OPENING_TURNS) {
+      if (isRep && OUTBOUND_OPENING.test(text)) repOpenedOutbound = true;
+      if (!isRep && CALLER_NEED.test(text)) callerOpened = true;
+    }
+    index++;
     COMBINED.lastIndex = 0;
     for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
       for (let g = 1; g < m.length; g++) {
@@ -492,6 +537,12 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     const points = Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight;
     scores[f.type] = round((scores[f.type] ?? 0) + points);
   });
+  if (repQuestions > 0)
+    scores.discovery = round(
+      (scores.discovery ?? 0) + Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT,
+    );
+  if (callerOpened && !repOpenedOutbound)
+    scores.inbound_call = round((scores.inbound_call ?? 0) + CALLER_OPENED_POINTS);
   // Ties broken by the fixed type order, so the result is deterministic.
   const ranked = (Object.entries(scores) as [CallType, number][]).sort(
     (a, b) => b[1] - a[1] || CALL_TYPES.indexOf(a[0]) - CALL_TYPES.indexOf(b[0]),
