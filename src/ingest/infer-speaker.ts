@@ -133,7 +133,8 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\bthe standard is\\b|\\bis included (?:on|in)\\b' +
       "|\\bi(?:'ll| will| can| could)? (?:waive|lock (?:in )?the|throw in|knock off|take off)\\b|\\bi could (?:do|go|offer|be at|include|drop|meet|match)\\b" +
       '|\\bwhat if (?:we|i) (?:did|do|went|made|matched|waived|threw|included|dropped|locked|split|ramp)\\b|\\bif i match(?:ed)?\\b' +
-      "|\\b(?:migration|onboarding|training|setup|implementation|support) is included\\b|\\byou'll have (?:it|them|both|that|the [a-z]+) (?:by|today|tomorrow|this|first)\\b",
+      "|\\b(?:migration|onboarding|training|setup|implementation|support) is included\\b|\\byou'll have (?:it|them|both|that|the [a-z]+) (?:by|today|tomorrow|this|first)\\b" +
+      "|\\bi'?ll (?:update|revise|amend|adjust|redo|rework) the (?:quote|proposal|order form|contract|pricing|sow|paperwork|agreement)\\b|\\b(?:it|that|the (?:price|total|cost)) comes down to\\b",
   },
   {
     name: 'ask_commitment',
@@ -151,7 +152,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part)\\b' +
+      '\\bno (?:strings|obligation|commitment)\\b|\\bcould i (?:drop|send|pop|come|swing|stop) (?:off|by|over|round|you)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part)\\b' +
       '|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b|\\bevery (?:little )?bit (?:helps|counts)\\b' +
       '|\\bany amount\\b|\\bdo you (?:ever|usually|often|currently)\\b',
   },
@@ -191,7 +192,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bi've brought [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\bi've brought [a-z]+,? who\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo)\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
+      "\\bi've brought [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\bi've brought [a-z]+,? who\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo|take (?:most|the lead|over|it from))\\b|\\bi'?ll (?:just )?(?:keep|take) (?:the )?notes\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
       "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\b(?:i'll|i'm (?:gonna|going to)) let (?:[a-z]+) (?:drive|take|start|walk|get|lead|run|show)\\b|\\bover to you\\b|\\bi'll (?:jump in|mostly let)\\b" +
       "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b" +
       '|,? your (?:account (?:manager|executive|rep)|customer success (?:manager|lead|contact)|csm|success manager)\\b',
@@ -446,7 +447,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bwe (?:asked for|require|insist|can't accept|cannot accept|won't accept|want the right|prefer)\\b|\\byour (?:standard |current |revised |latest |new )?(?:version|draft|paper|proposal|quote|order form|msa|dpa|contract|terms) (?:says|say|has|lists|includes|doesn't|does not|only)\\b" +
       "|\\b(?:i|we)'?ll sign\\b|\\byou(?:'ve| have) got (?:it|a deal)\\b|\\bthat's where it lands\\b|\\b(?:could|can) you do (?:better|it for|[a-z]+ (?:thousand|hundred|percent))\\b|\\bwe need (?:it|that|this) (?:capped|at|to be|lower|below|under)\\b" +
-      '|\\b(?:supplier|vendor) (?:registration|risk (?:assessment|review)|number|policy)\\b|\\bregister(?:ed)? (?:as a|in our) (?:supplier|vendor)\\b|\\bissue (?:a|the) (?:po|purchase order)\\b|\\bif a vendor\\b|\\bany vendor\\b|\\bour (?:vendors|suppliers)\\b' +
+      '|\\b(?:supplier|vendor) (?:registration|risk (?:assessment|review)|number|policy)\\b|\\bregister(?:ed)? (?:as a|in our) (?:supplier|vendor)\\b|\\b(?:issue|raise) (?:a|the) (?:po|purchase order)\\b|\\b(?:po|purchase order) raised\\b|\\bthanks for (?:sending|the) (?:the )?(?:revised |updated |new )?(?:quote|proposal|pricing)\\b|\\bif a vendor\\b|\\bany vendor\\b|\\bour (?:vendors|suppliers)\\b' +
       '|\\bour (?:procurement|purchasing|legal|security|infosec|compliance) (?:team|people|department|policy|process) (?:needs?|wants?|requires?|will|asked)\\b',
   },
   // ---- general conversational roles (who offers to act, whose organisation is discussed) ----
@@ -515,6 +516,12 @@ const ABOUT_CALLER =
 const QUESTION_FRAME =
   /\b(?:how (?:many|much|long|often|do|does|did|are|is|would|will)|what(?:'s| is| are| do| does| did| would| kind| happens)|which (?:one|[a-z]+ (?:do|are|is))|who (?:else|is|are|would|handles)|do you|did you|are you|can you|could you|would you|have you|is there|are there|does (?:it|that|this|your)|can (?:it|we|i)|when (?:do|does|did|is|would|will))\b/;
 const SENTENCE_PUNCTUATION = /[.?!]/;
+/** Questions about what the buyer's side could do with the offering ("can we export…?", "can she approve…?"). */
+const CAPABILITY_QUESTION =
+  /^(?:(?:and|so|but|okay|ok|right),? )?(?:can|could|will|would|do|does) (?:we|i|she|he|they|our [a-z]+|my [a-z]+|users|admins|managers|people) (?:still |also |then |just )?(?:export|import|build|use|set|connect|integrate|add|change|customi[sz]e|see|get|approve|edit|create|run|track|try|test|filter|share|access|turn|switch|sync|pull|push|automate|configure|keep|store|host|cancel|upgrade|downgrade|pay|need|migrate|choose|map|restrict|limit|delete|download|upload|print|send|receive|log|sign)\b/;
+/** Scheduling questions ("can we meet on Tuesday?", "could we set up a call?"), not about the offering. */
+const SCHEDULING =
+  /\b(?:meet|schedule|book|set up (?:a|some|another|the) (?:call|time|meeting|session)|find (?:a|some) time|talk|chat|speak|catch up|regroup|reconvene|move (?:the|our)|push (?:the|it)|start|wait|hear)\b/;
 /** An answer that speaks about the speaker's own side ("we use…", "our team…", "I'm not sure"). */
 const OWN_ANSWER = /\b(?:we|we're|we've|our|us|my|i|i'm|i've|i'd)\b/;
 
@@ -665,8 +672,12 @@ function scanTurn(e: SpeakerEvidence, text: string): Ask {
           } else if (ABOUT_OFFERING.test(sentence)) {
             e.ownQuestions++;
             if (ask !== 'about_caller') ask = 'about_offering';
-          } else if (OWN_SIDE.test(sentence)) e.ownQuestions++;
-          else if (ADDRESSES_YOU.test(sentence)) {
+          } else if (OWN_SIDE.test(sentence)) {
+            e.ownQuestions++;
+            // "Can we build our own reports?" is answered by the seller; "can we meet on Tuesday?" is scheduling.
+            if (ask === 'none' && CAPABILITY_QUESTION.test(sentence) && !SCHEDULING.test(sentence))
+              ask = 'about_offering';
+          } else if (ADDRESSES_YOU.test(sentence)) {
             e.youQuestions++;
             if (ask === 'none') ask = 'about_you';
           }
