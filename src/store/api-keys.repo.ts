@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { hotQuery } from './hot-query.js';
 
-/** A key row with what authentication needs from its account, team and creator, in one query. */
-export async function findApiKeyByDigest(db: Kysely<Database>, digest: string) {
-  return db
+const apiKeyByDigest = hotQuery((db, p: { digest: string }) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
     .innerJoin('users as u', 'u.id', 'k.created_by')
@@ -25,8 +25,12 @@ export async function findApiKeyByDigest(db: Kysely<Database>, digest: string) {
       'u.name as creator_name',
       't.deleted_at as team_deleted_at',
     ])
-    .where('k.digest', '=', digest)
-    .executeTakeFirst();
+    .where('k.digest', '=', p.digest),
+);
+
+/** A key row with what authentication needs from its account, team and creator, in one query. */
+export async function findApiKeyByDigest(db: Kysely<Database>, digest: string) {
+  return (await apiKeyByDigest(db, { digest })).rows[0];
 }
 
 export async function touchApiKey(db: Kysely<Database>, id: string, at: string): Promise<void> {

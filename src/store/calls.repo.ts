@@ -1,35 +1,55 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CallTranscriptsTable, Database, NewCall } from './schema.js';
 import type { Insertable } from 'kysely';
+import { hotQuery } from './hot-query.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+const insertCall = hotQuery((db, call: NewCall) =>
+  db
+    .insertInto('calls')
+    .values(call)
+    .onConflict((oc) => oc.doNothing()),
+);
 
 /**
  * Inserts the call unless one of its unique keys (external id, or same transcript for the same rep) is taken.
  * Returns whether this insert won; the loser re-reads the winner. Never a read-then-write race.
  */
 export async function insertCallIfAbsent(db: Db, call: NewCall): Promise<boolean> {
-  const result = await db
-    .insertInto('calls')
-    .values(call)
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const result = await insertCall(db, call);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
+
+const insertTranscriptRow = hotQuery((db, row: Insertable<CallTranscriptsTable>) =>
+  db.insertInto('call_transcripts').values(row),
+);
 
 export async function insertTranscript(db: Db, row: Insertable<CallTranscriptsTable>): Promise<void> {
-  await db.insertInto('call_transcripts').values(row).execute();
+  await insertTranscriptRow(db, row);
 }
 
-export async function findCallByExternalId(db: Db, accountId: string, provider: string, externalId: string) {
-  return db
+const callByExternalId = hotQuery((db, p: { accountId: string; provider: string; externalId: string }) =>
+  db
     .selectFrom('calls')
     .selectAll()
-    .where('account_id', '=', accountId)
-    .where('provider', '=', provider)
-    .where('external_id', '=', externalId)
-    .executeTakeFirst();
+    .where('account_id', '=', p.accountId)
+    .where('provider', '=', p.provider)
+    .where('external_id', '=', p.externalId),
+);
+
+export async function findCallByExternalId(db: Db, accountId: string, provider: string, externalId: string) {
+  return (await callByExternalId(db, { accountId, provider, externalId })).rows[0];
 }
+
+const callByFingerprint = hotQuery((db, p: { accountId: string; repUserId: string; fingerprint: string }) =>
+  db
+    .selectFrom('calls')
+    .selectAll()
+    .where('account_id', '=', p.accountId)
+    .where('ingest_rep_user_id', '=', p.repUserId)
+    .where('fingerprint', '=', p.fingerprint),
+);
 
 export async function findCallByFingerprint(
   db: Db,
@@ -37,13 +57,7 @@ export async function findCallByFingerprint(
   repUserId: string,
   fingerprint: string,
 ) {
-  return db
-    .selectFrom('calls')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('ingest_rep_user_id', '=', repUserId)
-    .where('fingerprint', '=', fingerprint)
-    .executeTakeFirst();
+  return (await callByFingerprint(db, { accountId, repUserId, fingerprint })).rows[0];
 }
 
 /** A call of the account with its owner's email, or undefined (another account's id is unknown too). */

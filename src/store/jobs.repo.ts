@@ -10,6 +10,7 @@ import { sql, type Kysely, type Transaction, type UpdateQueryBuilder, type Updat
 import { randomUUID } from 'node:crypto';
 import type { Dialect } from './db.js';
 import type { Database, ScoringJob } from './schema.js';
+import { hotQuery } from './hot-query.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -26,6 +27,32 @@ export interface JobLease {
   leaseUntil: string;
 }
 
+const insertJob = hotQuery(
+  (db, p: { id: string; callId: string; accountId: string; at: string; reason: string }) =>
+    db.insertInto('scoring_jobs').values({
+      id: p.id,
+      call_id: p.callId,
+      account_id: p.accountId,
+      status: 'queued',
+      lease_until: null,
+      fencing_token: 0,
+      attempts: 0,
+      available_at: p.at,
+      last_error: null,
+      created_at: p.at,
+      updated_at: p.at,
+      reason: p.reason,
+    }),
+);
+
+// The claim query walks accounts through this table; a new account starts as "never served" ('').
+const insertFairness = hotQuery((db, p: { accountId: string }) =>
+  db
+    .insertInto('scoring_fairness')
+    .values({ account_id: p.accountId, last_claimed_at: '' })
+    .onConflict((oc) => oc.column('account_id').doNothing()),
+);
+
 /** Queues scoring for a call; written in the same transaction as the call. */
 export async function enqueueScoring(
   db: Db,
@@ -35,29 +62,8 @@ export async function enqueueScoring(
   reason = 'ingest',
 ): Promise<string> {
   const id = randomUUID();
-  await db
-    .insertInto('scoring_jobs')
-    .values({
-      id,
-      call_id: callId,
-      account_id: accountId,
-      status: 'queued',
-      lease_until: null,
-      fencing_token: 0,
-      attempts: 0,
-      available_at: at,
-      last_error: null,
-      created_at: at,
-      updated_at: at,
-      reason,
-    })
-    .execute();
-  // The claim query walks accounts through this table; a new account starts as "never served" ('').
-  await db
-    .insertInto('scoring_fairness')
-    .values({ account_id: accountId, last_claimed_at: '' })
-    .onConflict((oc) => oc.column('account_id').doNothing())
-    .execute();
+  await insertJob(db, { id, callId, accountId, at, reason });
+  await insertFairness(db, { accountId });
   return id;
 }
 
