@@ -302,13 +302,13 @@ const FAMILIES: readonly Family[] = [
   {
     type: 'warm_call',
     by: 'any',
-    weight: 3,
+    weight: 4,
     cap: 4,
     pattern:
       '\\b(?:contact|demo|web|enquiry|inquiry) form\\b|\\bfilled (?:in|out)\\b|\\bmutual (?:friend|contact|connection|colleague)\\b|\\bpassed (?:me )?(?:on )?your (?:name|details|number|email)\\b' +
       '|\\bgetting back to you\\b|\\byou (?:reached out|got in touch|enquired|inquired|requested|booked|visited|came to|were at|spoke to|chatted with)\\b' +
       '|\\byour (?:enquiry|inquiry|request|download|message|note) (?:on|about|from|last)\\b|\\bthanks for (?:your interest|downloading|registering|signing up|coming by)\\b' +
-      '|\\b(?:said|mentioned|told me) (?:you|your team) (?:were|was|are|might|would)\\b|\\b(?:gave|shared) me your (?:name|details|number)\\b|\\bwhitepaper\\b|\\be-?book\\b|\\bguide you downloaded\\b',
+      '|\\b(?:said|mentioned|told me) (?:you|your team) (?:were|was|are|might|would)\\b|\\b(?:gave|shared) me your (?:name|details|number)\\b|\\bwhitepaper\\b|\\be-?book\\b|\\bguide you downloaded\\b|\\byou downloaded\\b|\\bour (?:guide|report|checklist|template|webinar|event|session|workshop) on\\b',
   },
   // gatekeeper: a receptionist, assistant or office screens the rep.
   {
@@ -363,7 +363,7 @@ const FAMILIES: readonly Family[] = [
       '\\b(?:sync|login|error|bug|outage|syncing|import) (?:errors?|issues?|problems?|failures?)\\b|\\bfailed (?:syncs?|imports?|logins?)\\b|\\bworkaround\\b|\\b(?:a|the) fix\\b' +
       "|\\bpulled up your account\\b|\\byour account\\b|\\blicen[cs]e (?:key|has expired|expired)\\b|\\b(?:haven't|hasn't|have not|has not) logged in\\b|\\blogged in\\b" +
       '|\\bhow (?:is |are )?(?:the team|your team|things|people|everyone)(?: is| are)? (?:finding|getting on|using|settling|going with)\\b|\\bsince you (?:went live|launched|rolled|switched|started|moved)\\b|\\bwent live\\b|\\bgo-live\\b|\\b(?:a|the|some|more) training\\b|\\bescalat(?:e|ed|ion)\\b' +
-      '|\\bfeature request\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b',
+      '|\\bfeature request\\b|\\bbugs?\\b|\\bfixed (?:it|that|the|since|now)\\b|\\bregenerat(?:e|ed|ing)\\b|\\broot cause\\b|\\bincident\\b|\\bwrite-up\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b',
   },
   {
     type: 'customer_success',
@@ -404,7 +404,7 @@ const FAMILIES: readonly Family[] = [
     cap: 6,
     pattern:
       "\\b(?:in|for|during|after) (?:the|this|today's|our|yesterday's) demo\\b|\\b(?:i'll|let me|if you|you can|i) click\\b|\\bclick (?:here|on|this)\\b|\\bweeks? into the\\b|\\bgoals we (?:wrote|set|agreed)\\b|\\b(?:evaluation|test) criteria\\b|\\blike for like\\b|\\b(?:another|one other|the other) (?:option|vendor|tool|provider|supplier|product|platform)s?\\b" +
-      '|\\bshortlist(?:ed)?\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b',
+      '|\\bshortlist(?:ed)?\\b|\\bshow (?:us|me) (?:what|how)\\b|\\bwant(?:ed)? to see\\b|\\blist of (?:things|requirements|use cases|scenarios)\\b|\\bdiscuss (?:it )?internally\\b|\\breport builder\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b',
   },
   // negotiation: legal terms, concessions, signatures.
   {
@@ -415,7 +415,7 @@ const FAMILIES: readonly Family[] = [
     pattern:
       '\\bindemnit(?:y|ies)\\b|\\bdpa\\b|\\bdata processing (?:agreement|addendum|terms)\\b|\\bcontractual clauses\\b|\\bcounsel\\b|\\bmsa\\b|\\bhalfway\\b|\\boff the first year\\b' +
       '|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b' +
-      '|\\bconcessions?\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
+      '|\\bconcessions?\\b|\\brevised (?:quote|proposal|pricing|offer|order form)\\b|\\bpurchase order\\b|\\b(?:services|licen[cs]e|implementation) (?:line|fee|price|cost)s?\\b|\\bcomes down to\\b|\\b(?:thirty|forty-five|sixty|ninety|30|45|60|90)[- ]day (?:terms|payment)\\b|\\bat (?:thirty|forty-five|sixty|ninety) days\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
   },
   // technical_discovery: systems, data, identity and security architecture.
   {
