@@ -80,7 +80,7 @@ const FAMILIES: readonly Family[] = [
     weight: 3,
     cap: 4,
     pattern:
-      '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b' +
+      '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked a question)\\b' +
       '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bbooth\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\breferr(?:ed|al)\\b|\\bfree trial account\\b|\\bthanks for calling back\\b" +
       '|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b',
@@ -192,7 +192,7 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 8,
     pattern:
-      '\\bonboarding\\b|\\bkickoff\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b' +
+      '\\bonboarding\\b|\\bkickoff\\b|\\bexec(?:utive)? (?:review|business review|sponsor)s?\\b|\\b(?:vp|head|director) of customer success\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b' +
       '|\\bsupport tickets?\\b|\\btickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b' +
       '|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\broadmap\\b|\\brolled (?:it )?out\\b',
   },
@@ -272,7 +272,7 @@ const FAMILIES: readonly Family[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      "\\bunannounced\\b|\\bunsolicited\\b|\\b(?:we've|we have) never (?:spoken|met)\\b|\\bwe haven't (?:spoken|met)\\b|\\bi won't (?:take|keep) (?:much of )?(?:your|you)\\b" +
+      "\\bunannounced\\b|\\bunsolicited\\b|\\bi don't think we've (?:spoken|met)\\b|\\b(?:was|were|been) looking at our (?:pages|site|website|pricing|product)\\b|\\b(?:we've|we have) never (?:spoken|met)\\b|\\bwe haven't (?:spoken|met)\\b|\\bi won't (?:take|keep) (?:much of )?(?:your|you)\\b" +
       '|\\bjust say if\\b|\\b(?:rather|prefer) (?:i|that i) call (?:you )?back\\b|\\bis now (?:a )?(?:bad|good|ok|okay) (?:time|moment)\\b|\\bokay moment\\b' +
       "|\\bi (?:saw|noticed|read|came across|see) (?:that )?(?:your|you're|you are|on linkedin|on your)\\b|\\bcongrat(?:s|ulations) on\\b" +
       '|\\bi run (?:partnerships|sales|business development|growth|accounts)\\b|\\b(?:take|steal) (?:just )?(?:a|two|thirty|30) (?:minutes?|seconds?) of your\\b' +
@@ -339,7 +339,7 @@ const FAMILIES: readonly Family[] = [
     weight: 3,
     cap: 3,
     pattern:
-      "\\bi'?ve got a question\\b|\\bi (?:was told|was asked) to (?:ring|call|contact)\\b|\\bis this (?:the right|where)\\b|\\bi'?m (?:ringing|phoning|calling) (?:about|to|because|regarding)\\b" +
+      "\\bi'?ve got a question\\b|\\bi was (?:on|looking at) your (?:website|site|pricing)\\b|\\bit said to (?:call|ring)\\b|\\bi (?:was told|was asked) to (?:ring|call|contact)\\b|\\bis this (?:the right|where)\\b|\\bi'?m (?:ringing|phoning|calling) (?:about|to|because|regarding)\\b" +
       "|\\bcan you help me\\b|\\bi (?:need|want|would like|'d like) to (?:ask|find out|buy|upgrade|sign up|get a quote|speak)\\b|\\bwe need to know (?:if|whether)\\b" +
       "|\\bi (?:saw|found|read) (?:your|you on|on your)\\b|\\bi'?m (?:interested in|looking for) (?:your|a|an|some)\\b",
   },
@@ -349,7 +349,7 @@ const FAMILIES: readonly Family[] = [
     weight: 3,
     cap: 3,
     pattern:
-      "\\byou(?:'re| are) in the right place\\b|\\bwhat would you like to know\\b|\\bthanks for (?:getting in touch|contacting|reaching out|calling in|ringing)\\b" +
+      "\\byou(?:'re| are) in the right place\\b|\\byou(?:'ve| have)? got the right (?:place|person|team|number)\\b|\\bwhat would you like to know\\b|\\bthanks for (?:getting in touch|contacting|reaching out|calling in|ringing)\\b" +
       '|\\b(?:sorry|apologies) for the (?:trouble|inconvenience|wait|hassle)\\b|\\banything else (?:today|for you)\\b|\\bcan you (?:read|give) me (?:the|your)\\b' +
       "|\\bwhat(?:'s| is) your (?:email|account number|order number|postcode|zip)\\b|\\bhow can i help\\b",
   },
@@ -381,7 +381,7 @@ const FAMILIES: readonly Family[] = [
     weight: 2.5,
     cap: 6,
     pattern:
-      "\\byou(?:'ve| have) been using our\\b|\\b(?:you're|you are) already (?:a )?(?:customers?|on|using)\\b|\\byour existing (?:account|contract|plan|subscription|licen[cs]es?)\\b" +
+      "\\byou(?:'ve| have) been using our\\b|\\b(?:is|are|already) with us\\b|\\badd to my (?:bill|invoice|subscription)\\b|\\bwhat (?:does|would) (?:that|it|this) add to\\b|\\b(?:you're|you are) already (?:a )?(?:customers?|on|using)\\b|\\byour existing (?:account|contract|plan|subscription|licen[cs]es?)\\b" +
       '|\\b(?:extra|additional|more|another) (?:[a-z]+ )?(?:seats|licen[cs]es|users|sites?|offices?|modules?|products?)\\b|\\badd(?:ed|ing)? (?:more |extra |another |the )?(?:seats|licen[cs]es|users|sites?|modules?)\\b' +
       '|\\bextend(?:ing)? (?:your|the) (?:account|contract|licen[cs]es?|subscription|rollout)\\b|\\bwe now (?:have|offer)\\b|\\bnew (?:product|offering|add-on)\\b|\\b(?:switch|turn)(?:ed)? (?:it )?on (?:for|inside)\\b' +
       '|\\bsame (?:price|rate) per\\b|\\byour (?:rate|current rate) applies\\b|\\bwork(?:s)? off the same\\b|\\b(?:works|sits) alongside\\b|\\bother (?:teams|departments|offices) (?:could|can|would)\\b',
