@@ -268,8 +268,16 @@ describe('transcriptFingerprint', () => {
     segments: [seg('Rep', 'Hi  there', 0), seg('Rep', 'friend', 800), seg('Ann', ' Hello\tyou ', 1500)],
   });
 
-  it('is hex SHA-256', () => {
-    expect(transcriptFingerprint(segmentsForm)).toMatch(/^[0-9a-f]{64}$/);
+  it('is hex SHA-256, and the value stored calls were given (escaped strings included)', () => {
+    expect(transcriptFingerprint(segmentsForm)).toBe(
+      '7199ff3c2fbe51d876b97c87619b5842369fe483b5aa2d40a78c6163b4445ba8',
+    );
+    const escaped = parseTranscript({
+      segments: [seg('Ann "A"', 'a\\b \u0001 \ud800 😀 plain'), seg('Rep', 'plain words')],
+    });
+    expect(transcriptFingerprint(escaped)).toBe(
+      'f71ac7402414eb2aca5fc6efd5b03d5fdff9f78c058572f75ef562b71c66ada7',
+    );
   });
 
   it('is the same for the segment and plain-text forms of one dialogue, in either text layout', () => {
