@@ -490,10 +490,11 @@ const FAMILIES: readonly CueFamily[] = [
 
 // One combined pattern with one capture group per family: a single scan per turn finds every cue.
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
-const PRONOUNS = /\b(you|your|yours|yourself|i|me|my|mine|myself)\b/g;
-/** Possessives: the seller talks about "your" business, the buyer about "our"/"my" own. */
-const POSSESSIVES = /\b(your|yours|our|ours|my)\b/g;
-const WORD = /[a-z0-9']+/g;
+/**
+ * Second- and first-person words in one pass. Pronoun balance: you/your/yours/yourself against i/me/my/mine/myself.
+ * Possessives: the seller talks about "your" business, the buyer about "our"/"my" own.
+ */
+const PERSON_WORDS = /\b(?:you|your|yours|yourself|i|me|my|mine|myself|our|ours)\b/g;
 const INTERROGATIVE_START =
   /^(?:(?:and|so|but|okay|ok|right|and so|out of curiosity),? )?(?:could|can|would|will|do|does|did|are|is|have|has|were|should|is there|how|what|what's|which|when|where|who|why)\b/;
 const ADDRESSES_YOU = /\byou(?:r|rs|rself)?\b/;
@@ -596,13 +597,6 @@ interface SpeakerEvidence {
   net: number;
 }
 
-function countMatches(text: string, re: RegExp): number {
-  re.lastIndex = 0;
-  let n = 0;
-  while (re.exec(text) !== null) n++;
-  return n;
-}
-
 function emptyEvidence(label: string): SpeakerEvidence {
   return {
     label,
@@ -640,28 +634,33 @@ function scanTurn(e: SpeakerEvidence, text: string): Ask {
     }
     if (m[0].length === 0) COMBINED.lastIndex++;
   }
-  e.words += countMatches(text, WORD);
-  PRONOUNS.lastIndex = 0;
-  for (let m = PRONOUNS.exec(text); m !== null; m = PRONOUNS.exec(text)) {
-    if (m[1]!.startsWith('y')) e.you++;
-    else e.self++;
-  }
-  POSSESSIVES.lastIndex = 0;
-  for (let m = POSSESSIVES.exec(text); m !== null; m = POSSESSIVES.exec(text)) {
-    if (m[1]!.startsWith('y')) e.yourPoss++;
-    else e.ownPoss++;
+  PERSON_WORDS.lastIndex = 0;
+  for (let m = PERSON_WORDS.exec(text); m !== null; m = PERSON_WORDS.exec(text)) {
+    const w = m[0];
+    if (w.startsWith('y')) {
+      e.you++;
+      if (w === 'your' || w === 'yours') e.yourPoss++;
+    } else if (w === 'our' || w === 'ours') e.ownPoss++;
+    else {
+      e.self++;
+      if (w === 'my') e.ownPoss++;
+    }
   }
   // Questions aimed at the other side: "?"-terminated, or interrogative openings in unpunctuated ASR text.
   let ask: Ask = 'none';
   let start = 0;
   const unpunctuated = !SENTENCE_PUNCTUATION.test(text);
+  let inWord = false;
   for (let i = 0; i <= text.length; i++) {
-    const ch = i < text.length ? text[i] : '.';
-    if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
+    const code = i < text.length ? text.charCodeAt(i) : 46; // '.' closes the last sentence
+    const wordChar = (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 39;
+    if (wordChar && !inWord) e.words++;
+    inWord = wordChar;
+    if (code === 46 || code === 33 || code === 63 || code === 10) {
       if (i > start) {
         const sentence = text.slice(start, i).trim();
         if (
-          ch === '?' ||
+          code === 63 ||
           INTERROGATIVE_START.test(sentence) ||
           (unpunctuated && QUESTION_FRAME.test(sentence))
         ) {
