@@ -105,4 +105,53 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, null).callType).toBe('inbound_call');
   });
+  it('recognises an inbound call from who opened it: the buyer asks first, the rep makes no outbound introduction', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'hi um i was on your website and i wanted to ask about pricing for a team of twelve'],
+      ['Speaker 2', 'sure happy to walk you through it what are you using today'],
+      ['Speaker 1', 'just shared calendars and a lot of texting'],
+      ['Speaker 2', 'got it i can send you a quote this afternoon'],
+    ]);
+    expect(classifyCall(turns, 'Speaker 2').callType).toBe('inbound_call');
+  });
+
+  it('reads an existing customer buying more as cross-selling, not negotiation', () => {
+    const turns = dialogue([
+      [
+        'Ana',
+        'Since your payroll is already with us, the expenses add-on plugs into the same employee records.',
+      ],
+      ['Client', 'What would that add to my bill? We are on the standard plan.'],
+      [
+        'Ana',
+        'About four dollars per employee, at your current rate, and I would co-term it with your renewal.',
+      ],
+      ['Client', 'Send me the details and I will look at it with finance.'],
+    ]);
+    expect(classifyCall(turns, 'Ana').callType).toBe('cross_selling');
+  });
+
+  it('counts a repeated technical word once, so a discovery call stays discovery', () => {
+    const turns = dialogue([
+      ['Rep', 'Walk me through how your team handles a new order today. Who else is involved?'],
+      [
+        'Buyer',
+        'Our integration team keys it in. The integration is manual, the integration breaks, integration, integration.',
+      ],
+      ['Rep', 'What happens when an order slips through, and what did the last one cost you?'],
+      ['Buyer', 'We lost a customer last quarter. Honestly it is a pain.'],
+      ['Rep', 'If you could fix one thing this year, what would it be?'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('discovery');
+  });
+
+  it('names the better of two close specific types instead of falling back to discovery', () => {
+    const turns = dialogue([
+      ['Desk', "Good afternoon, Dr. Patel's office, this is Sue."],
+      ['Rep', "Hi Sue, it's Nate from Smilebook, I'm hoping to get a word with the practice manager."],
+      ['Desk', "She's with a patient. For providers she says to send an email first."],
+      ['Rep', 'No problem, could I get her email?'],
+    ]);
+    expect(classifyCall(turns, 'Rep')).toMatchObject({ callType: 'gatekeeper', fallback: false });
+  });
 });
