@@ -26,6 +26,7 @@ import * as coaching from './migrations/2026-11-27-coaching.js';
 import * as dashboard from './migrations/2026-11-28-dashboard.js';
 import * as search from './migrations/2026-11-29-search.js';
 import * as ingest from './migrations/2026-11-30-ingest.js';
+import * as searchRows from './migrations/2026-12-01-search-rows.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -167,6 +168,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28-dashboard': dashboard,
   '2026-11-29-search': search,
   '2026-11-30-ingest': ingest,
+  '2026-12-01-search-rows': searchRows,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

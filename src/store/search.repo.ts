@@ -18,11 +18,20 @@ export async function indexCallForSearch(
     );
     return;
   }
+  // call_search_rows finds the old entry by its rowid: FTS5's call_id column has no index (migration 2026-12-01).
   await db.transaction().execute(async (tx) => {
-    await sql`delete from call_search where call_id = ${callId}`.execute(tx);
-    await sql`insert into call_search (call_id, body)
+    await sql`delete from call_search where rowid = (select fts_rowid from call_search_rows where call_id = ${callId})`.execute(
+      tx,
+    );
+    await sql`delete from call_search_rows where call_id = ${callId}`.execute(tx);
+    const inserted = await sql`insert into call_search (call_id, body)
       select call_id, case when json_valid(turns) then (select group_concat(json_extract(value, '$.text'), char(10))
         from json_each(turns) where type = 'object') end
       from call_transcripts where call_id = ${callId}`.execute(tx);
+    if (inserted.numAffectedRows) {
+      await sql`insert into call_search_rows (call_id, fts_rowid) values (${callId}, last_insert_rowid())`.execute(
+        tx,
+      );
+    }
   });
 }

@@ -2,7 +2,7 @@
  * The library's date and score filters and the transcript search (`q`), over real HTTP on every enabled
  * database: the page, its form and the CSV export share them, and visibility still bounds every result.
  */
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -38,6 +38,19 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
     expect(res.status, res.text).toBe(202);
     await indexCallForSearch(t.deps.store.db, t.deps.store.dialect, res.body.id);
     return res.body.id as string;
+  }
+
+  /** SQLite: the call's rows in the FTS5 index and in its rowid map (PostgreSQL keeps a column on the row). */
+  async function ftsRows(id: string) {
+    const db = t.deps.store.db;
+    const count = async (table: 'call_search' | 'call_search_rows') =>
+      (
+        await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where call_id = ${id}`.execute(
+          db,
+        )
+      ).rows[0]!.n;
+    const [entries, mapped] = await Promise.all([count('call_search'), count('call_search_rows')]);
+    return { entries, mapped };
   }
 
   async function score(callId: string, value: number): Promise<void> {
@@ -297,8 +310,10 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
         callBody({ transcript: { segments: sampleSegments(' Xylophone.') } }),
       );
       expect(await library(ada, 'q=xylophone')).toEqual([id]);
+      if (dialect === 'sqlite') expect(await ftsRows(id)).toEqual({ entries: 1, mapped: 1 });
       await t.deps.store.db.deleteFrom('call_transcripts').where('call_id', '=', id).execute();
       expect(await library(ada, 'q=xylophone')).toEqual([]);
+      if (dialect === 'sqlite') expect(await ftsRows(id)).toEqual({ entries: 0, mapped: 0 });
     });
 
     it('follows rewritten turns, and never fails a write over turns it cannot read', async () => {
@@ -321,6 +336,8 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
       await setTurns('{not json');
       expect(await library(ada, 'q=armadillo')).toEqual([]);
       expect(await library(ada, 'q=not')).toEqual([]);
+      // Re-indexing replaced the entry each time (found through the rowid map, not a scan): one entry, one map row.
+      if (dialect === 'sqlite') expect(await ftsRows(id)).toEqual({ entries: 1, mapped: 1 });
     });
 
     it('indexes transcripts that existed before the migration (backfill)', async () => {

@@ -22,7 +22,7 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * The dialect under `db`, from Kysely's adapter. (Probing with `select sqlite_version()` would abort the
  * PostgreSQL migration's transaction on failure.)
  */
-function isSqlite(db: Kysely<any>): boolean {
+export function isSqlite(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
