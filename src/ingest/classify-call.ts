@@ -478,6 +478,8 @@ function countRepQuestions(text: string): number {
   return n;
 }
 
+/** Characters of utterance text read in full; longer calls are read at an even stride of whole turns. */
+const TEXT_BUDGET = 120_000;
 /** What a repeated phrase adds, relative to a new one. */
 const REPEAT_WEIGHT = 0.25;
 /** Below this best score the call is too neutral to classify. */
@@ -500,8 +502,17 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   let repQuestions = 0;
   let callerOpened = false;
   let repOpenedOutbound = false;
+  let totalChars = 0;
+  for (const turn of turns) totalChars += turn.text.length;
+  // Past the budget, read whole turns at an even stride (always the opening ones): every family's count is capped,
+  // so a long call saturates them long before its end, and the cost of a 2,000-turn call stays bounded.
+  const stride = Math.max(1, Math.ceil(totalChars / TEXT_BUDGET));
   let index = 0;
   for (const turn of turns) {
+    if (stride > 1 && index >= OPENING_TURNS && index % stride !== 0) {
+      index++;
+      continue;
+    }
     const text = normalize(turn.text);
     const isRep = repLabel !== null && turn.speaker === repLabel;
     if (isRep) repQuestions += countRepQuestions(text);

@@ -304,6 +304,29 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(turns, none)).toBeNull();
   });
 
+  it('reads a very long call within its budget and still finds the rep, whatever the labels', () => {
+    const repLines = [
+      'Thanks for making the time today. How does your team handle onboarding right now?',
+      "Our platform connects to the tools you already use. I'll send you a recap and a calendar invite.",
+    ];
+    const buyerLines = [
+      "We're currently using spreadsheets and honestly it's a mess for my team.",
+      'How much does it cost for fifty users? Our budget is set in January.',
+    ];
+    const turns: Turn[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const lines = i % 2 === 0 ? buyerLines : repLines;
+      turns.push({
+        speaker: i % 2 === 0 ? 'Speaker 1' : 'Speaker 2',
+        text: lines[i % 4 < 2 ? 0 : 1]!.repeat(2),
+        start_ms: null,
+      });
+    }
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 2');
+    const swapped = relabel(turns, { 'Speaker 1': 'Speaker 2', 'Speaker 2': 'Speaker 1' });
+    expect(inferRepSpeaker(swapped, none)?.label).toBe('Speaker 1');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

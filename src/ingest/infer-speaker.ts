@@ -560,6 +560,9 @@ const ANSWER_SCREEN_WEIGHT = 2;
 const ANSWER_SCREEN_CAP = 3;
 
 const LEADS_TEAM = FAMILIES.findIndex((f) => f.name === 'leads_team');
+/** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
+const TEXT_BUDGET = 150_000;
+const BLOCK_TURNS = 12;
 /** Families that show who runs the call, to tell the rep from a sales engineer. */
 const RUNS_CALL = new Set([
   'agenda',
@@ -727,11 +730,24 @@ function collectEvidence(turns: readonly Turn[]): Map<string, SpeakerEvidence> {
   const bySpeaker = new Map<string, SpeakerEvidence>();
   let previousAsk: Ask = 'none';
   let previousSpeaker: string | null = null;
+  let totalChars = 0;
+  for (const turn of turns) totalChars += turn.text.length;
+  // Past the budget, read blocks of consecutive turns at an even stride (adjacency survives inside a block): cue
+  // counts are capped per speaker, so a long call saturates them long before its end, and the cost of a
+  // 2,000-turn call stays bounded. Every speaker is still a candidate.
+  const stride = Math.max(1, Math.ceil(totalChars / TEXT_BUDGET));
+  let index = -1;
   for (const turn of turns) {
+    index++;
     let e = bySpeaker.get(turn.speaker);
     if (e === undefined) {
       e = emptyEvidence(turn.speaker);
       bySpeaker.set(turn.speaker, e);
+    }
+    if (stride > 1 && Math.floor(index / BLOCK_TURNS) % stride !== 0) {
+      previousSpeaker = null;
+      previousAsk = 'none';
+      continue;
     }
     const text = normalize(turn.text);
     const ask = scanTurn(e, text);
