@@ -194,7 +194,7 @@ const FAMILIES: readonly Family[] = [
     pattern:
       '\\bonboarding\\b|\\bkickoff\\b|\\bexec(?:utive)? (?:review|business review|sponsor)s?\\b|\\b(?:vp|head|director) of customer success\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b' +
       '|\\bsupport tickets?\\b|\\btickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b' +
-      '|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\broadmap\\b|\\brolled (?:it )?out\\b',
+      '|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\brolled (?:it )?out\\b',
   },
   // cross_selling: an existing customer plus another product, tier or team.
   {
@@ -276,7 +276,7 @@ const FAMILIES: readonly Family[] = [
       '|\\bjust say if\\b|\\b(?:rather|prefer) (?:i|that i) call (?:you )?back\\b|\\bis now (?:a )?(?:bad|good|ok|okay) (?:time|moment)\\b|\\bokay moment\\b' +
       "|\\bi (?:saw|noticed|read|came across|see) (?:that )?(?:your|you're|you are|on linkedin|on your)\\b|\\bcongrat(?:s|ulations) on\\b" +
       '|\\bi run (?:partnerships|sales|business development|growth|accounts)\\b|\\b(?:take|steal) (?:just )?(?:a|two|thirty|30) (?:minutes?|seconds?) of your\\b' +
-      "|\\bcalling (?:companies|businesses|firms|teams|practices|restaurants|clinics|agencies|schools) (?:like|in)\\b|\\bwhy i'?m calling\\b",
+      "|\\bi'?m calling [a-z]+s (?:around|in|across|like)\\b|\\bis (?:this|that) something you (?:handle|look after|deal with|own)\\b|\\bcalling (?:companies|businesses|firms|teams|practices|restaurants|clinics|agencies|schools) (?:like|in)\\b|\\bwhy i'?m calling\\b",
   },
   {
     type: 'cold_call',
@@ -371,7 +371,7 @@ const FAMILIES: readonly Family[] = [
     weight: 2,
     cap: 3,
     pattern:
-      "\\b(?:our|my) team is (?:frustrated|struggling|confused|unhappy)\\b|\\b(?:stopped|isn't|is not|not) (?:working|syncing|loading|updating)\\b|\\bcan't (?:log in|work|access|see)\\b" +
+      "\\b(?:our|my) team is (?:frustrated|struggling|confused|unhappy)\\b|\\bwith your (?:tool|platform|product|app|software|system|dashboard) (?:we|i)\\b|\\b(?:since|after) we (?:started|began) using (?:your|the)\\b|\\bsurvey results\\b|\\b(?:stopped|isn't|is not|not) (?:working|syncing|loading|updating)\\b|\\bcan't (?:log in|work|access|see)\\b" +
       '|\\bwe paid\\b|\\bit says\\b|\\bkeeps? (?:crashing|failing|breaking)\\b|\\bkeep me posted\\b',
   },
   // cross_selling: more of what an existing customer has, or another product on top of it.
