@@ -8,8 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { bodyTemplate, type BodyTemplate } from './transcripts.js';
 import { root, startServer, type BenchServer } from './server.js';
+import { sqliteFile } from '../src/store/db.js';
 
 const KEY = 'svc_sk_bench_key_000000000000000000';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -19,6 +21,19 @@ function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
+}
+
+/** Calls the scoring worker has finished (scored or skipped), read from the SQLite file beside the server. */
+function finishedCalls(dataDir: string): number {
+  const db = new Database(sqliteFile(dataDir), { readonly: true });
+  try {
+    const row = db.prepare("select count(*) as n from calls where status in ('scored', 'skipped')").get() as {
+      n: number;
+    };
+    return row.n;
+  } finally {
+    db.close();
+  }
 }
 
 let counter = 0;
@@ -70,6 +85,7 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const summary: Record<string, unknown> = {};
   let durability = '';
+  let workerBusy = '';
   try {
     for (const kind of ['typical', 'large'] as const) {
       const template = bodyTemplate(kind);
@@ -116,6 +132,30 @@ async function main(): Promise<void> {
         } finally {
           await server.stop();
         }
+        // Issue 3: the same load with the scoring worker busy in its thread of `serve`. The runs above left
+        // thousands of calls queued, so the worker scores for the whole run.
+        const busy = await startServer(['bin/callscore.js', 'serve'], { ...env, WORKER: 'inline' }, 18_080);
+        try {
+          const before = finishedCalls(dataDir);
+          const started = performance.now();
+          console.error(`  callscore with the scoring worker busy: peak rate (${DURATION_S}s)…`);
+          const peak = await load(busy, template, { connections: 8 });
+          console.error(`  callscore with the scoring worker busy: half the peak (${DURATION_S}s)…`);
+          const half = await load(busy, template, {
+            connections: 8,
+            overallRate: Math.max(1, Math.floor(peak.rps / 2)),
+          });
+          const scoredPerSecond = Math.round(
+            (finishedCalls(dataDir) - before) / ((performance.now() - started) / 1000),
+          );
+          const share = Math.round((peak.rps / c.peak.rps) * 100);
+          summary.workerBusy = { peak, half, scoredPerSecond, share };
+          workerBusy =
+            `With the scoring worker busy in its thread (${scoredPerSecond} calls scored per second meanwhile) on ~40 KB ` +
+            `bodies: ${peak.rps} calls/s, ${share}% of worker off; p50 / p99 at half the peak ${half.p50} / ${half.p99} ms.`;
+        } finally {
+          await busy.stop();
+        }
       }
       rows.push(
         `| ${label} | ${c.peak.rps} | ${c.half.p50} / ${c.half.p99} | ${c.rss} | ${b.peak.rps} | ${b.half.p50} / ${b.half.p99} | ${b.rss} | **${ratio}** | ${c.peak.errors + c.half.errors} |`,
@@ -131,6 +171,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   console.log(`\n${durability}`);
+  console.log(workerBusy);
   console.log('\nTargets: ratio >= 0.5, p99 < 50 ms at half the peak rate, RSS < 300 MB.');
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench/results/ingest.json'), JSON.stringify(summary, null, 2));
