@@ -193,7 +193,7 @@ const FAMILIES: readonly Family[] = [
     cap: 8,
     pattern:
       '\\bonboarding\\b|\\bkickoff\\b|\\bexec(?:utive)? (?:review|business review|sponsor)s?\\b|\\b(?:vp|head|director) of customer success\\b|\\badoption\\b|\\busage\\b|\\bquarterly business review\\b|\\bqbr\\b|\\bhealth check\\b|\\byour renewal\\b' +
-      '|\\bsupport tickets?\\b|\\btickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b' +
+      '|\\bsupport tickets?\\b|\\btraining (?:sessions?|for)\\b|\\bgo(?:ing)? live\\b|\\blicensed users\\b|\\bactive (?:users|last month)\\b' +
       '|\\blogins?\\b|\\brelease notes\\b|\\bstopped using\\b|\\bworking sessions?\\b|\\bmain contact\\b|\\brolled (?:it )?out\\b',
   },
   // cross_selling: an existing customer plus another product, tier or team.
@@ -404,7 +404,7 @@ const FAMILIES: readonly Family[] = [
     cap: 6,
     pattern:
       "\\b(?:in|for|during|after) (?:the|this|today's|our|yesterday's) demo\\b|\\b(?:i'll|let me|if you|you can|i) click\\b|\\bclick (?:here|on|this)\\b|\\bweeks? into the\\b|\\bgoals we (?:wrote|set|agreed)\\b|\\b(?:evaluation|test) criteria\\b|\\blike for like\\b|\\b(?:another|one other|the other) (?:option|vendor|tool|provider|supplier|product|platform)s?\\b" +
-      '|\\bshortlist(?:ed)?\\b|\\bshow (?:us|me) (?:what|how)\\b|\\bwant(?:ed)? to see\\b|\\blist of (?:things|requirements|use cases|scenarios)\\b|\\bdiscuss (?:it )?internally\\b|\\breport builder\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b',
+      '|\\bshortlist(?:ed)?\\b|\\bshow (?:us|me) (?:what|how)\\b|\\bif i (?:open|click|go (?:to|into)|select)\\b|\\byou can see (?:the|that|how|here)\\b|\\bhere you can see\\b|\\bwant(?:ed)? to see\\b|\\blist of (?:things|requirements|use cases|scenarios)\\b|\\bdiscuss (?:it )?internally\\b|\\breport builder\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b',
   },
   // negotiation: legal terms, concessions, signatures.
   {
@@ -415,7 +415,7 @@ const FAMILIES: readonly Family[] = [
     pattern:
       '\\bindemnit(?:y|ies)\\b|\\bdpa\\b|\\bdata processing (?:agreement|addendum|terms)\\b|\\bcontractual clauses\\b|\\bcounsel\\b|\\bmsa\\b|\\bhalfway\\b|\\boff the first year\\b' +
       '|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b' +
-      '|\\bconcessions?\\b|\\brevised (?:quote|proposal|pricing|offer|order form)\\b|\\bpurchase order\\b|\\b(?:services|licen[cs]e|implementation) (?:line|fee|price|cost)s?\\b|\\bcomes down to\\b|\\b(?:thirty|forty-five|sixty|ninety|30|45|60|90)[- ]day (?:terms|payment)\\b|\\bat (?:thirty|forty-five|sixty|ninety) days\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
+      '|\\bconcessions?\\b|\\b(?:match|beat) (?:the|their|a|your) (?:[a-z]+ )?(?:quote|price|offer|bid)\\b|\\bprice cap\\b|\\bcap on (?:the )?(?:renewal|increases?)\\b|\\bat no (?:extra )?(?:charge|cost)\\b|\\bif (?:we|you) sign (?:this|by|before)\\b|\\b(?:highest|lowest|cheapest) (?:quote|price|bid)\\b|\\bcompared (?:three|two|the|several) quotes\\b|\\brevised (?:quote|proposal|pricing|offer|order form)\\b|\\bpurchase order\\b|\\b(?:services|licen[cs]e|implementation) (?:line|fee|price|cost)s?\\b|\\bcomes down to\\b|\\b(?:thirty|forty-five|sixty|ninety|30|45|60|90)[- ]day (?:terms|payment)\\b|\\bat (?:thirty|forty-five|sixty|ninety) days\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
   },
   // technical_discovery: systems, data, identity and security architecture.
   {
@@ -450,7 +450,7 @@ const INTERROGATIVE_START =
 const ABOUT_YOU = /\byou(?:r|rs)?\b/;
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
-  /\b(?:i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
+  /\b(?:my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
 /** The rep opens with who they are and why they call: an outbound call. */
 const OUTBOUND_OPENING =
   /\b(?:this is [a-z]+|it's [a-z]+|my name is|i'?m calling|calling from|the reason (?:for|i)|[a-z]+ here,? (?:from|with|at))\b/;

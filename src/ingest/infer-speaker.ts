@@ -68,7 +68,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 2,
     pattern:
       '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b' +
-      '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b' +
+      '|\\b(?:suggested|recommended) (?:that )?i (?:give you a (?:call|ring|shout)|get in touch|reach out|call|contact)\\b|\\bwe met at\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\bi wanted to (?:follow up|check in)\\b" +
       '|\\bthanks for (?:attending|downloading|signing up)\\b|\\byou (?:put in|submitted|sent (?:in|us)|made) (?:a|an|the) (?:demo |pricing |quote )?(?:request|enquiry|inquiry)\\b' +
       "|\\bon our (?:site|website|pricing page|webinar|booth|stand)\\b|\\bi thought i'?d (?:call|ring|reach out)\\b",
@@ -458,7 +458,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\b(?:shall|should) i (?!ask\\b|tell\\b|say\\b|call\\b|bring\\b|send (?:you )?(?:our|my)\\b)[a-z]+|\\bwould it help if (?:i|we)\\b|\\b(?:do |would )?you (?:want|like) me to\\b' +
+      '\\b(?:shall|should) i (?!ask\\b|tell\\b|say\\b|call\\b|bring\\b|send (?:you )?(?:our|my)\\b)[a-z]+|\\bwould it help if (?:i|we)\\b|\\b(?:do |would )?(?:you )?(?:want|like) me to\\b' +
       "|\\bi'?ll (?:have|get) (?:them|it|that|those|this|something|a [a-z]+) (?:ready|over|across|drafted|sorted)\\b|\\bi'?ll put (?:together|in)\\b" +
       "|\\bmeeting request\\b|\\b(?:a few|some|two|three) (?:slots|time slots)\\b|\\bi'?ll (?:reflect|include|note) (?:that|it|this)\\b" +
       "|\\bi'?ll (?:loop in|bring in|ask (?:our|my))\\b|\\b(?:could|can) i show you\\b|\\bput together (?:a|an|some|the|two|three|a few)\\b" +
@@ -467,6 +467,16 @@ const FAMILIES: readonly CueFamily[] = [
       "|\\bi'?ll send (?:it|them|that|this) (?:by|over|today|tomorrow|tonight|on|first|this)\\b|\\bi'?ll (?:have|get) (?:support|our [a-z]+(?: [a-z]+)?) (?:to )?(?:look|push|check|send|fix|call|reach|review)\\b" +
       "|\\bi'?ll (?:text|call|ping|message|update) you (?:when|once|as soon as)\\b|\\bi'?ll (?:build|prepare|draft|configure|mock up) (?:a|an|the|you|some|two|three)\\b" +
       '|\\bwhat are you comparing us\\b|\\bcompar(?:e|ing) us (?:to|with|against)\\b',
+  },
+  {
+    // The seller shows the product and points to prior customers' results.
+    name: 'demonstrates',
+    side: 'seller',
+    weight: 1.25,
+    cap: 4,
+    pattern:
+      "\\b(?:i'll|let me) share my screen\\b|\\bif i (?:open|click|go (?:to|into)|select|pick|switch)\\b|\\bhere you can see\\b|\\byou can see (?:the|that|how|your|it|here)\\b" +
+      "|\\bwe (?:moved|switched|migrated|took|got) (?:[a-z']+ ){1,2}(?:team|company|firm|office|group|clinic)s? (?:to|onto|off|from)\\b",
   },
   {
     // The seller talks about the buyer's organisation and its numbers ("your team", "your renewal", "your stores").
@@ -507,6 +517,9 @@ const OWN_SIDE =
 /** Questions about the offering itself (what it does, costs, supports), typically asked by the buyer. */
 const ABOUT_OFFERING =
   /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this))\b|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b/;
+/** Questions about how a product area works or what it covers ("where do the suggestions come from?"). */
+const ABOUT_FEATURE =
+  /^(?:(?:and|so|but|okay|ok),? )?(?:(?:where|how) (?:do|does) (?:the|these|those|it|that|this) (?:[a-z]+ )?(?:come from|work|get|sync|update)|what about (?:reporting|pricing|security|support|integrations?|sso|mobile|exports?|the api|permissions|onboarding|training|the data|data|backups|uptime))\b/;
 /** Questions that screen a caller: who they are, where they call from, what the call is about. */
 const ABOUT_CALLER =
   /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\b(?:are|were) you (?:a|an|from) (?:the )?(?:patient|customer|client|vendor|provider|supplier|salesperson|sales)\b|\byou are from\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
@@ -572,7 +585,6 @@ const RUNS_CALL = new Set([
   'proposes_next_step',
   'commercial',
   'seller_pricing',
-  'company_intro',
   'reason_for_call',
   'ask_commitment',
 ]);
@@ -671,7 +683,7 @@ function scanTurn(e: SpeakerEvidence, text: string): Ask {
           // side or the offering (buyer).
           if (ABOUT_CALLER.test(sentence)) {
             ask = 'about_caller';
-          } else if (ABOUT_OFFERING.test(sentence)) {
+          } else if (ABOUT_OFFERING.test(sentence) || ABOUT_FEATURE.test(sentence)) {
             e.ownQuestions++;
             if (ask !== 'about_caller') ask = 'about_offering';
           } else if (OWN_SIDE.test(sentence)) {
