@@ -81,7 +81,7 @@ const FAMILIES: readonly Family[] = [
     cap: 4,
     pattern:
       '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked a question)\\b' +
-      '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bbooth\\b' +
+      '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bexpo\\b|\\btrade ?show\\b|\\bsummit\\b|\\bmeetup\\b|\\bwe (?:chatted|spoke|met|talked) at (?:the|your|our)\\b|\\bbooth\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\breferr(?:ed|al)\\b|\\bfree trial account\\b|\\bthanks for calling back\\b" +
       '|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b',
   },
@@ -349,7 +349,7 @@ const FAMILIES: readonly Family[] = [
     weight: 3,
     cap: 3,
     pattern:
-      "\\byou(?:'re| are) in the right place\\b|\\byou(?:'ve| have)? got the right (?:place|person|team|number)\\b|\\bwhat would you like to know\\b|\\bthanks for (?:getting in touch|contacting|reaching out|calling in|ringing)\\b" +
+      "\\byou(?:'re| are) in the right place\\b|\\bhappy to help\\b|\\byou(?:'ve| have)? got the right (?:place|person|team|number)\\b|\\bwhat would you like to know\\b|\\bthanks for (?:getting in touch|contacting|reaching out|calling in|ringing)\\b" +
       '|\\b(?:sorry|apologies) for the (?:trouble|inconvenience|wait|hassle)\\b|\\banything else (?:today|for you)\\b|\\bcan you (?:read|give) me (?:the|your)\\b' +
       "|\\bwhat(?:'s| is) your (?:email|account number|order number|postcode|zip)\\b|\\bhow can i help\\b",
   },
@@ -450,7 +450,7 @@ const INTERROGATIVE_START =
 const ABOUT_YOU = /\byou(?:r|rs)?\b/;
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
-  /\b(?:my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
+  /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
 /** The rep opens with who they are and why they call: an outbound call. */
 const OUTBOUND_OPENING =
   /\b(?:this is [a-z]+|it's [a-z]+|my name is|i'?m calling|calling from|the reason (?:for|i)|[a-z]+ here,? (?:from|with|at))\b/;

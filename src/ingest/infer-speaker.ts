@@ -44,7 +44,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 3,
     cap: 2,
     pattern:
-      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|over at|here at|calling from) [a-z]" +
+      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+ dot )|over at|here at|calling from) [a-z]" +
       "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
       "|\\bi'?m calling (?:from|on behalf of)\\b|\\bcalling from [a-z]|\\byou've reached\\b" +
       "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
@@ -57,7 +57,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bthe reason (?:for (?:my|the) call|i'?m calling|i called|i'?m reaching out|i reached out)\\b" +
       "|\\bi'?m (?:just )?(?:reaching out|calling) (?:because|to (?:follow up|see|introduce|check in|let you know))" +
-      "|\\byou don't know me\\b|\\byou (?:weren't|were not) expecting (?:my|this) call\\b|\\bsorry to (?:bother|interrupt|disturb) you\\b|\\bi'?ll (?:be|keep it) real quick\\b|\\bi'?ll (?:take you off|remove you)\\b" +
+      "|\\byou don't know me\\b|\\bwe (?:haven't|have not) (?:spoken|met)\\b|\\bi don't think we've (?:spoken|met)\\b|\\bi'?m calling (?:[a-z]+ )?[a-z]+s (?:about|in|around|across|like)\\b|\\byou (?:weren't|were not) expecting (?:my|this) call\\b|\\bsorry to (?:bother|interrupt|disturb) you\\b|\\bi'?ll (?:be|keep it) real quick\\b|\\bi'?ll (?:take you off|remove you)\\b" +
       "|\\bi'?m calling (?:about|regarding) (?:your|how|a|an|some)\\b|\\bi'?m calling (?:because|to) (?!ask|check|find|cancel|return|report|change)[a-z]+|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
       '|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b',
   },
