@@ -327,6 +327,22 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(swapped, none)?.label).toBe('Speaker 1');
   });
 
+  it('does not read a spoken email address as a self-introduction', () => {
+    const turns = dialogue([
+      ['Speaker 2', "hi i'm having trouble with the invoices, they're not going out to our clients"],
+      ['Speaker 1', "sorry to hear that, let's sort it out. can you tell me the email on the account"],
+      ['Speaker 2', "it's accounts at brightline dot com"],
+      [
+        'Speaker 1',
+        "thanks. i can see the sender isn't verified, so messages are held. i'll resend the verification link now",
+      ],
+      ['Speaker 2', 'okay got it, i clicked it'],
+      ['Speaker 1', 'great, the held invoices will go out in a few minutes. anything else i can help with'],
+      ['Speaker 2', "no that's all thanks"],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 1');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });
