@@ -3,12 +3,16 @@
  * Suites skip with a printed reason when /usr/bin/chromium is missing (CI installs it).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
+/** README's screenshots are refreshed only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean. */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(ROOT, 'docs/screenshots')
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-screenshots-'));
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
 if (!HAS_CHROMIUM)

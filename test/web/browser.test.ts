@@ -2,7 +2,7 @@
  * The web application in a real Chromium (playwright-core driving Debian's /usr/bin/chromium), SQLite only:
  * sign in through the form, see the library, open a call created through the API, see its transcript with
  * the rep's turns marked and its evidence linking to turns. axe-core checks each page; screenshots go to
- * docs/screenshots/.
+ * docs/screenshots/ with UPDATE_SCREENSHOTS=1.
  */
 import fs from 'node:fs';
 import path from 'node:path';
