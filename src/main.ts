@@ -126,6 +126,11 @@ async function workerCommand(config: Config): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // A reader that stops early (`callscore infer … | head`) is not an error: stop quietly, as Unix tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   // backfill parses its own flags and needs no database: it speaks HTTP to the API.
   if (command === 'backfill') return (await import('./backfill/cli.js')).backfillCommand(rest, process.env);
   const { values, positionals } = parseArgs({

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,5 +86,22 @@ describe('callscore infer', () => {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'infer', file]);
     expect(JSON.parse(stdout.trim())).toMatchObject({ id: 'cold', rep_speaker: 'Speaker 2' });
     expect(stderr).toContain('Inferred 1 calls');
+  });
+
+  it('stops quietly with exit 0 when its reader goes away (`| head -1`)', async () => {
+    const file = writeJsonl(
+      Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: i, segments: coldCall })),
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'infer', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Read the first line, then close the pipe as `head -1` does.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   });
 });
