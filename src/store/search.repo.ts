@@ -18,20 +18,18 @@ export async function indexCallForSearch(
     );
     return;
   }
-  // call_search_rows finds the old entry by its rowid: FTS5's call_id column has no index (migration 2026-12-01).
+  // The contentless FTS5 index (migration 2026-12-01) keys each call by its integer rowid in call_search_rows;
+  // an entry is replaced by deleting it first (a second insert under the same rowid would add to it).
   await db.transaction().execute(async (tx) => {
-    await sql`delete from call_search where rowid = (select fts_rowid from call_search_rows where call_id = ${callId})`.execute(
-      tx,
-    );
-    await sql`delete from call_search_rows where call_id = ${callId}`.execute(tx);
-    const inserted = await sql`insert into call_search (call_id, body)
-      select call_id, case when json_valid(turns) then (select group_concat(json_extract(value, '$.text'), char(10))
+    await sql`insert or ignore into call_search_rows (call_id) values (${callId})`.execute(tx);
+    const { rows } = await sql<{
+      fts_rowid: number;
+    }>`select fts_rowid from call_search_rows where call_id = ${callId}`.execute(tx);
+    const rowid = rows[0]!.fts_rowid;
+    await sql`delete from call_search where rowid = ${rowid}`.execute(tx);
+    await sql`insert into call_search (rowid, body)
+      select ${rowid}, case when json_valid(turns) then (select group_concat(json_extract(value, '$.text'), char(10))
         from json_each(turns) where type = 'object') end
       from call_transcripts where call_id = ${callId}`.execute(tx);
-    if (inserted.numAffectedRows) {
-      await sql`insert into call_search_rows (call_id, fts_rowid) values (${callId}, last_insert_rowid())`.execute(
-        tx,
-      );
-    }
   });
 }

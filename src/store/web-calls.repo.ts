@@ -116,14 +116,14 @@ export async function listVisibleCalls(
   if (filters.maxScore != null) query = query.where('r.score', '<=', filters.maxScore);
   const words = filters.q ? fts5Query(filters.q) : '';
   if (words) {
-    // The structures of migration 2026-11-29-search (filled by the scoring worker, store/search.repo.ts): the
-    // FTS5 table call_search; the GIN-indexed tsvector column call_transcripts.search.
+    // Filled by the scoring worker (store/search.repo.ts): SQLite's contentless FTS5 table call_search, keyed
+    // through call_search_rows (migration 2026-12-01); PostgreSQL's GIN-indexed call_transcripts.search (2026-11-29).
     query =
       dialect === 'sqlite'
         ? query.where(
             'c.id',
             'in',
-            sql<string>`(select call_id from call_search where call_search match ${words})`,
+            sql<string>`(select call_id from call_search_rows where fts_rowid in (select rowid from call_search where call_search match ${words}))`,
           )
         : query.where(
             'c.id',

@@ -43,14 +43,14 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
   /** SQLite: the call's rows in the FTS5 index and in its rowid map (PostgreSQL keeps a column on the row). */
   async function ftsRows(id: string) {
     const db = t.deps.store.db;
-    const count = async (table: 'call_search' | 'call_search_rows') =>
-      (
-        await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where call_id = ${id}`.execute(
-          db,
-        )
-      ).rows[0]!.n;
-    const [entries, mapped] = await Promise.all([count('call_search'), count('call_search_rows')]);
-    return { entries, mapped };
+    const count = async (query: string) =>
+      (await sql<{ n: number }>`${sql.raw(query)}`.execute(db)).rows[0]!.n;
+    const mapped = `select fts_rowid from call_search_rows where call_id = '${id}'`;
+    const [entries, rows] = await Promise.all([
+      count(`select count(*) as n from call_search where rowid in (${mapped})`),
+      count(`select count(*) as n from (${mapped})`),
+    ]);
+    return { entries, mapped: rows };
   }
 
   async function score(callId: string, value: number): Promise<void> {

@@ -27,7 +27,7 @@ export function isSqlite(db: Kysely<any>): boolean {
 }
 
 /** The turns' text, newline-joined, of a call_transcripts row (`x` or `new` in a trigger); null if unreadable. */
-const body = (row: string) =>
+export const transcriptText = (row: string) =>
   sql.raw(
     `(case when json_valid(${row}.turns) then (select group_concat(json_extract(value, '$.text'), char(10))` +
       ` from json_each(${row}.turns) where type = 'object') end)`,
@@ -36,7 +36,7 @@ const body = (row: string) =>
 export async function up(db: Kysely<any>): Promise<void> {
   if (isSqlite(db)) {
     await sql`create virtual table call_search using fts5(call_id unindexed, body)`.execute(db);
-    await sql`insert into call_search (call_id, body) select x.call_id, ${body('x')} from call_transcripts x`.execute(
+    await sql`insert into call_search (call_id, body) select x.call_id, ${transcriptText('x')} from call_transcripts x`.execute(
       db,
     );
     await sql`create trigger call_search_delete after delete on call_transcripts begin
