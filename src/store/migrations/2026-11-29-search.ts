@@ -33,17 +33,19 @@ export const transcriptText = (row: string) =>
       ` from json_each(${row}.turns) where type = 'object') end)`,
   );
 
-export async function up(db: Kysely<any>): Promise<void> {
-  if (isSqlite(db)) {
-    await sql`create virtual table call_search using fts5(call_id unindexed, body)`.execute(db);
-    await sql`insert into call_search (call_id, body) select x.call_id, ${transcriptText('x')} from call_transcripts x`.execute(
-      db,
-    );
-    await sql`create trigger call_search_delete after delete on call_transcripts begin
+/** SQLite: this migration's FTS5 table, filled from every transcript, and its delete trigger. */
+export async function createSqliteSearch(db: Kysely<any>): Promise<void> {
+  await sql`create virtual table call_search using fts5(call_id unindexed, body)`.execute(db);
+  await sql`insert into call_search (call_id, body) select x.call_id, ${transcriptText('x')} from call_transcripts x`.execute(
+    db,
+  );
+  await sql`create trigger call_search_delete after delete on call_transcripts begin
       delete from call_search where call_id = old.call_id;
     end`.execute(db);
-    return;
-  }
+}
+
+export async function up(db: Kysely<any>): Promise<void> {
+  if (isSqlite(db)) return createSqliteSearch(db);
   await sql`create function call_search_document(turns text) returns tsvector
     language plpgsql immutable parallel safe set search_path = pg_catalog as $$
     begin

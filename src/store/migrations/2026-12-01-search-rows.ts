@@ -7,7 +7,7 @@
  * PostgreSQL keeps its tsvector column and needs nothing. Frozen once shipped.
  */
 import { sql, type Kysely } from 'kysely';
-import { isSqlite, transcriptText } from './2026-11-29-search.js';
+import { createSqliteSearch, isSqlite, transcriptText } from './2026-11-29-search.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isSqlite(db)) return;
@@ -33,11 +33,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger call_search_delete`.execute(db);
   await sql`drop table call_search`.execute(db);
   await sql`drop table call_search_rows`.execute(db);
-  await sql`create virtual table call_search using fts5(call_id unindexed, body)`.execute(db);
-  await sql`insert into call_search (call_id, body) select x.call_id, ${transcriptText('x')} from call_transcripts x`.execute(
-    db,
-  );
-  await sql`create trigger call_search_delete after delete on call_transcripts begin
-      delete from call_search where call_id = old.call_id;
-    end`.execute(db);
+  await createSqliteSearch(db); // the structures of 2026-11-29 as they were
 }
