@@ -16,13 +16,8 @@ import {
 } from '../store/calls.repo.js';
 import { enqueueScoring } from '../store/jobs.repo.js';
 import { attachRecording, findRecording } from '../store/recordings.repo.js';
-import {
-  checkTranscriptLimits,
-  parseTranscript,
-  speakerLabels,
-  transcriptFingerprint,
-  type Turn,
-} from './transcript.js';
+import { checkTranscriptLimits, parseTranscript, speakerLabels, type Turn } from './transcript.js';
+import { digestInThread } from './digest-thread.js';
 import { resolveRep } from './resolve-rep.js';
 import { resolveSpeaker, type SpeakerInferrer, type SpeakerResolution } from './resolve-speaker.js';
 import { selectScorecard } from './select-scorecard.js';
@@ -85,10 +80,10 @@ export async function ingestCall(
   const provider = request.provider.toLowerCase();
   const externalId = request.external_id;
 
-  // 5. Transcript: parse and merge, then limits, then the fingerprint.
+  // 5. Transcript: parse and merge, then limits, then the fingerprint (with the JSON stored in step 13).
   const turns = parseTranscript(request.transcript);
   checkTranscriptLimits(turns);
-  const fingerprint = transcriptFingerprint(turns);
+  const { fingerprint, turnsJson } = await digestInThread(turns);
 
   // 6. Replay, before any rep check: a replay succeeds even if the rep has since left.
   const existing = await findCallByExternalId(store.db, caller.accountId, provider, externalId);
@@ -166,7 +161,7 @@ export async function ingestCall(
     if (!(await insertCallIfAbsent(tx, call))) return false;
     await insertTranscript(tx, {
       call_id: call.id,
-      turns: JSON.stringify(turns),
+      turns: turnsJson,
       participants: request.participants ? JSON.stringify(request.participants) : null,
       metadata: request.metadata ? JSON.stringify(request.metadata) : null,
       speaker_signals: speaker.signals ? JSON.stringify(speaker.signals) : null,

@@ -250,6 +250,16 @@ export function transcriptFingerprint(turns: readonly Turn[]): string {
   return createHash('sha256').update(parts.join('')).digest('hex');
 }
 
+/** What step 5 of an ingest computes from the merged turns: the fingerprint and the JSON the transcript is stored as. */
+export interface TranscriptDigest {
+  fingerprint: string;
+  turnsJson: string;
+}
+
+export function digestTranscript(turns: readonly Turn[]): TranscriptDigest {
+  return { fingerprint: transcriptFingerprint(turns), turnsJson: JSON.stringify(turns) };
+}
+
 /** Distinct labels, exactly as written, in order of first appearance. */
 export function speakerLabels(turns: readonly Turn[]): string[] {
   return [...new Set(turns.map((t) => t.speaker))];
