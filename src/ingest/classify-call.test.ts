@@ -154,4 +154,51 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep')).toMatchObject({ callType: 'gatekeeper', fallback: false });
   });
+
+  it('reads a call the rep placed, with no prior touch, as a cold call even when it turns technical', () => {
+    const turns = dialogue([
+      ['Owner', 'Harbor Plumbing, this is Jo.'],
+      ['Rep', 'Hi Jo, it is Sam. Do you schedule your vans by hand at the moment?'],
+      ['Owner', 'Mostly a whiteboard. We looked at an integration with our accounting database once.'],
+      ['Rep', 'Ours has an API and connects to most accounting tools. Could I send a short overview?'],
+      ['Owner', 'Go on then.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
+  });
+
+  it('reads a call that names what the prospect did with our content as a warm call', () => {
+    const turns = dialogue([
+      ['Prospect', 'Hello?'],
+      ['Rep', 'Hi, is this Kim? You grabbed our pricing guide on Monday, so I thought I would check in.'],
+      ['Prospect', 'Oh right, I did. We are comparing a few options.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('warm_call');
+  });
+
+  it('reads an existing customer offered a higher plan as cross-selling, technical questions included', () => {
+    const turns = dialogue([
+      ['Client', 'Our audit flagged that the team using your tool logs in with passwords. We need SSO.'],
+      [
+        'Ae',
+        'SSO with SAML and SCIM is part of the enterprise plan, with audit logs you can send to your SIEM.',
+      ],
+      ['Client', 'Does the API change, and where is the data hosted?'],
+      [
+        'Ae',
+        'Nothing changes in the API. I can price the move from your current plan for the rest of the term.',
+      ],
+    ]);
+    expect(classifyCall(turns, 'Ae').callType).toBe('cross_selling');
+  });
+
+  it('does not read a scheduled meeting as a cold call', () => {
+    const turns = dialogue([
+      ['Buyer', 'Hi, can you hear me okay?'],
+      ['Rep', "Yes, thanks for making the time. I'm Sam from Fleetly. Have you heard of us before?"],
+      ['Buyer', 'Only the name.'],
+      ['Rep', 'Then let me start with your side. How does your team plan routes today?'],
+      ['Buyer', 'Spreadsheets, honestly.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('discovery');
+  });
 });

@@ -310,6 +310,17 @@ const FAMILIES: readonly Family[] = [
       '|\\byour (?:enquiry|inquiry|request|download|message|note) (?:on|about|from|last)\\b|\\bthanks for (?:your interest|downloading|registering|signing up|coming by)\\b' +
       '|\\b(?:said|mentioned|told me) (?:you|your team) (?:were|was|are|might|would)\\b|\\b(?:gave|shared) me your (?:name|details|number)\\b|\\bwhitepaper\\b|\\be-?book\\b|\\bguide you downloaded\\b|\\byou downloaded\\b|\\bour (?:guide|report|checklist|template|webinar|event|session|workshop) on\\b',
   },
+  // warm_call: the rep names something the prospect did with the rep's company (content, a request, an event).
+  {
+    type: 'warm_call',
+    by: 'rep',
+    weight: 3,
+    cap: 2,
+    pattern:
+      '\\byou (?:grabbed|read|put in|submitted|sent in|viewed|watched|opened|clicked|joined|were on|took|left|answered) (?:our|a|an|the|one of our) (?:[a-z0-9-]+ ){0,3}?' +
+      '(?:guide|report|e-?book|whitepaper|checklist|template|webinar|demo request|request|form|pricing page|calculator|assessment|case study|newsletter|survey|playbook|course|video|article|post)s?\\b' +
+      '|\\bdemo request\\b',
+  },
   // gatekeeper: a receptionist, assistant or office screens the rep.
   {
     type: 'gatekeeper',
@@ -443,7 +454,7 @@ const FAMILIES: readonly Family[] = [
 
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 
-// ---- structural signals (who asks, who opened the call) ----
+// ---- structural signals (who asks, who opened the call, what kind of call it is) ----
 /** A question in a sentence: "?"-terminated, or opening with an interrogative in unpunctuated text. */
 const INTERROGATIVE_START =
   /^(?:(?:and|so|but|okay|ok|right|great|got it),? )?(?:could|can|would|do|does|did|are|is|have|has|how|what|what's|which|when|where|who|why)\b/;
@@ -454,11 +465,55 @@ const CALLER_NEED =
 /** The rep opens with who they are and why they call: an outbound call. */
 const OUTBOUND_OPENING =
   /\b(?:this is [a-z]+|it's [a-z]+|my name is|i'?m calling|calling from|the reason (?:for|i)|[a-z]+ here,? (?:from|with|at))\b/;
+/** A word of a name or an organisation (any script), not a word that starts a sentence of a meeting. */
+const NAME_WORD =
+  "(?!(?:i|we|we're|i'm|i've|you|okay|ok|so|think|everyone|everybody|all|both|just|now|it's)\\b)[\\p{L}'&.-]+";
+/**
+ * The other side picks up a phone the rep rang: "Olsen Heating, this is Derek.", "Dana Whitfield speaking.",
+ * "Leon here.", "Hello?", "Whitfield.", "Thank you for calling Pinecrest, how can I direct your call?"
+ */
+const PHONE_ANSWER = new RegExp(
+  `^(?:(?:hello|hi|hey|yes|yeah|yep|good (?:morning|afternoon|evening))[,.!?]* )*(?:` +
+    `(?:${NAME_WORD},? ){0,5}(?:this is|it's) ${NAME_WORD}(?: ${NAME_WORD})?(?:,? (?:speaking|here))?` +
+    `|(?:${NAME_WORD},? ){1,5}(?:speaking|here)(?:,? (?:hello|hi))?` +
+    `|hello|yes)[.!?]*$` +
+    `|^(?!(?:hi|hello|hey|okay|ok|morning|afternoon|yes|yeah|sure|right|thanks)\\b)${NAME_WORD}(?: ${NAME_WORD})?\\.$` +
+    `|\\b(?:thank(?:s| you) for calling|how (?:can|may) i (?:help|direct)|you've reached)\\b`,
+  'u',
+);
+/** The rep's first words check who picked up: "Hi, is this Raj Patel?", "Hello, am I speaking with Ana?" */
+const WHO_PICKED_UP = new RegExp(
+  `^(?:(?:hello|hi|hey|yeah|yes|good (?:morning|afternoon|evening))[,.!?]* )*(?:is (?:this|that)|am i (?:speaking|talking) (?:to|with)) ` +
+    `(?!(?:alright|ok|okay|fine|right|correct|true|good|a|an|the|it|still|something)\\b)${NAME_WORD}(?: ${NAME_WORD})?(?:[?,.]|$)`,
+  'u',
+);
+/** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
+const MEETING_OPENING =
+  /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are) joining|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
+/**
+ * The buyer is already a customer: their current plan, contract or seats, their use of the product, their renewal,
+ * an earlier check-in. Whoever says it, the call is about an existing account, not a prospect.
+ */
+const EXISTING_CUSTOMER =
+  /\b(?:your (?:current|existing) (?:plan|contract|subscription|seats?|licen[cs]es?|tier|package|edition|rate|term|setup|account|users|deployment|per-seat)|(?:currently|right now|today),? you(?:'re| are) (?:on|at)|you(?:'re| are) (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)|(?:since|when) you (?:went live|launched|rolled (?:it )?out|started using|upgraded|onboarded)|your (?:account manager|customer success manager|csm)|you(?:'ve| have) been (?:using|with us|a customer)|your (?:team|people|users|admins?) (?:is|are|has been|have been) using|(?:using|use|rolled out|licensed) your (?:tool|platform|product|app|system|software|service|solution)|(?:we|our team|my team) (?:use|are using|have been using|'ve been using|started using) your|(?:our|my) (?:original|current|existing) (?:contract|plan|subscription|licen[cs]e|pricing|rate|seats)|(?:your|our) renewal|at renewal|renewal date|(?:on|in|during) (?:the|our|your) last (?:call|check-in|meeting|review|qbr)|last time (?:we|you) (?:added|bought|renewed|upgraded|expanded))\b/;
+/** A higher plan or edition: offered to an existing customer, an upsell. */
+const HIGHER_PLAN =
+  /\b(?:enterprise|premium|pro|business|professional|higher|advanced|plus) (?:plan|tier|edition|package|bundle)\b/;
+/** Points for cross_selling when an existing customer is offered a higher plan. */
+const UPSELL_POINTS = 3;
+/** Types whose evidence, on an existing account offered more, is about the expansion (price talk may be a renewal). */
+const EXPANSION_TOPICS: readonly CallType[] = ['technical_discovery', 'evaluation'];
+/** What the scores of prospect-only types keep on a call with an existing customer. */
+const EXISTING_CUSTOMER_FACTOR = 0.5;
 /** Points per discovery question the rep asks about the buyer ("how do you…?", "what does your team…?"). */
 const REP_QUESTION_WEIGHT = 0.3;
 const REP_QUESTION_CAP = 8;
 /** Points when the other side opened the call with a need and the rep did not open with an outbound introduction. */
 const CALLER_OPENED_POINTS = 4;
+/** Points for cold_call when the rep rang someone who picked up, and no prior touch or screen explains the call. */
+const RANG_POINTS = 3;
+/** What the scores of meeting-only types keep on a call the rep rang, and of phone-only types in a meeting. */
+const OFF_CHANNEL_FACTOR = 0.5;
 /** Turns at the start of the call read for who opened it. */
 const OPENING_TURNS = 3;
 
@@ -478,6 +533,36 @@ function countRepQuestions(text: string): number {
   return n;
 }
 
+/** How the call opened, read from its first turns. */
+interface Opening {
+  /** The other side opened with a need of their own, and the rep made no outbound introduction. */
+  callerOpened: boolean;
+  /** The rep rang: the other side picked up a phone, or the rep checked who picked up. */
+  repRang: boolean;
+  /** A scheduled meeting: people joining, hearing each other, an agreed slot. */
+  meeting: boolean;
+}
+
+function readOpening(texts: readonly string[], isRep: readonly boolean[], repKnown: boolean): Opening {
+  let callerNeed = false;
+  let outbound = false;
+  let repRang = false;
+  let meeting = false;
+  for (let i = 0; i < Math.min(OPENING_TURNS, texts.length); i++) {
+    const text = texts[i]!;
+    if (MEETING_OPENING.test(text)) meeting = true;
+    if (!repKnown) continue;
+    if (isRep[i]) {
+      if (OUTBOUND_OPENING.test(text)) outbound = true;
+      if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = true;
+    } else {
+      if (CALLER_NEED.test(text)) callerNeed = true;
+      if (i === 0 && PHONE_ANSWER.test(text.trim())) repRang = true;
+    }
+  }
+  return { callerOpened: callerNeed && !outbound && !repRang, repRang, meeting };
+}
+
 /** Characters of utterance text read in full; longer calls are read at an even stride of whole turns. */
 const TEXT_BUDGET = 120_000;
 /** What a repeated phrase adds, relative to a new one. */
@@ -494,14 +579,67 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
+/** One key per phrase and its inflections: "integrate", "integration" and "integrations" are one piece of evidence. */
+function phraseKey(phrase: string): string {
+  return phrase
+    .split(' ')
+    .map((w) => w.replace(/s$/, '').slice(0, 6))
+    .join(' ');
+}
+
+type Scores = Partial<Record<CallType, number>>;
+
+function add(scores: Scores, type: CallType, points: number): void {
+  scores[type] = round((scores[type] ?? 0) + points);
+}
+
+function scale(scores: Scores, types: readonly CallType[], factor: number): void {
+  for (const t of types) if (scores[t] !== undefined) scores[t] = round(scores[t]! * factor);
+}
+
+/** Evidence from how the call opened: who rang whom, and whether it is a scheduled meeting. */
+function addOpeningEvidence(scores: Scores, opening: Opening): void {
+  if (opening.callerOpened) add(scores, 'inbound_call', CALLER_OPENED_POINTS);
+  if (opening.repRang && !opening.meeting) {
+    // Nobody demos or reviews an architecture on a call the rep placed unannounced; a call the rep placed without
+    // a prior touch or a screen to pass is cold.
+    scale(scores, ['technical_discovery', 'evaluation'], OFF_CHANNEL_FACTOR);
+    if ((scores.warm_call ?? 0) < MIN_SCORE && (scores.gatekeeper ?? 0) < MIN_SCORE)
+      add(scores, 'cold_call', RANG_POINTS);
+  }
+  // A scheduled meeting is neither a cold call nor a screen by a receptionist.
+  if (opening.meeting && !opening.repRang) scale(scores, ['cold_call', 'gatekeeper'], OFF_CHANNEL_FACTOR);
+}
+
+/**
+ * A call about an existing account is not a prospect's first contact, discovery or evaluation. When the account is
+ * offered more (another product, seats, a higher plan), that purpose outweighs the topic: the technical questions,
+ * the trial and the price talk are about the expansion.
+ */
+function addExistingCustomerEvidence(scores: Scores, higherPlan: boolean): void {
+  if (higherPlan) add(scores, 'cross_selling', UPSELL_POINTS);
+  scale(
+    scores,
+    ['cold_call', 'warm_call', 'discovery', 'technical_discovery', 'evaluation'],
+    EXISTING_CUSTOMER_FACTOR,
+  );
+  if ((scores.cross_selling ?? 0) < MIN_SCORE) return;
+  for (const topic of EXPANSION_TOPICS) {
+    add(scores, 'cross_selling', scores[topic] ?? 0);
+    delete scores[topic];
+  }
+}
+
 export function classifyCall(turns: Turn[], repLabel: string | null): Classification {
   const counts = new Array<number>(FAMILIES.length).fill(0);
   // Distinct phrases per family: a word said ten times is one piece of evidence, not ten.
   const distinct = FAMILIES.map(() => new Set<string>());
   const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
   let repQuestions = 0;
-  let callerOpened = false;
-  let repOpenedOutbound = false;
+  let existingCustomer = false;
+  let higherPlan = false;
+  const openingTexts: string[] = [];
+  const openingIsRep: boolean[] = [];
   let totalChars = 0;
   for (const turn of turns) totalChars += turn.text.length;
   // Past the budget, read whole turns at an even stride (always the opening ones): every family's count is capped,
@@ -516,9 +654,11 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     const text = normalize(turn.text);
     const isRep = repLabel !== null && turn.speaker === repLabel;
     if (isRep) repQuestions += countRepQuestions(text);
-    if (repLabel !== null && index < OPENING_TURNS) {
-      if (isRep && OUTBOUND_OPENING.test(text)) repOpenedOutbound = true;
-      if (!isRep && CALLER_NEED.test(text)) callerOpened = true;
+    if (!existingCustomer && EXISTING_CUSTOMER.test(text)) existingCustomer = true;
+    if (!higherPlan && HIGHER_PLAN.test(text)) higherPlan = true;
+    if (index < OPENING_TURNS) {
+      openingTexts.push(text);
+      openingIsRep.push(isRep);
     }
     index++;
     COMBINED.lastIndex = 0;
@@ -531,29 +671,31 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
         else if (family.by === 'rep') factor = isRep ? 1 : OFF_SIDE_FACTOR;
         else if (family.by === 'other') factor = isRep ? OFF_SIDE_FACTOR : 1;
         counts[g - 1]!++;
-        distinct[g - 1]!.add(m[g]!);
+        distinct[g - 1]!.add(phraseKey(m[g]!));
         sideFactorSum[g - 1]! += factor;
         break;
       }
       if (m[0].length === 0) COMBINED.lastIndex++;
     }
   }
-  const scores: Partial<Record<CallType, number>> = {};
+  const scores: Scores = {};
   FAMILIES.forEach((f, i) => {
     const n = counts[i]!;
     if (n === 0) return;
     // Capped count of distinct phrases (repeats add a little), at the family's average side factor.
     const unique = distinct[i]!.size;
     const evidence = unique + REPEAT_WEIGHT * (n - unique);
-    const points = Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight;
-    scores[f.type] = round((scores[f.type] ?? 0) + points);
+    add(scores, f.type, Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight);
   });
   if (repQuestions > 0)
-    scores.discovery = round(
-      (scores.discovery ?? 0) + Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT,
-    );
-  if (callerOpened && !repOpenedOutbound)
-    scores.inbound_call = round((scores.inbound_call ?? 0) + CALLER_OPENED_POINTS);
+    add(scores, 'discovery', Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT);
+  addOpeningEvidence(scores, readOpening(openingTexts, openingIsRep, repLabel !== null));
+  if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan);
+  return decide(scores);
+}
+
+/** The best-scoring type, or `discovery` when the evidence is too weak or its lead over discovery too narrow. */
+function decide(scores: Scores): Classification {
   // Ties broken by the fixed type order, so the result is deterministic.
   const ranked = (Object.entries(scores) as [CallType, number][]).sort(
     (a, b) => b[1] - a[1] || CALL_TYPES.indexOf(a[0]) - CALL_TYPES.indexOf(b[0]),
