@@ -5,7 +5,8 @@
  * heuristics were frozen (eval/sales-dialogues-holdout.jsonl, since used for development), a second blind held-out
  * set (eval/sales-dialogues-holdout2.jsonl), a second development set written by people who never saw the code
  * (eval/sales-dialogues-dev2.jsonl), a third blind held-out set written the same way
- * (eval/sales-dialogues-holdout3.jsonl), and the shared public transcripts read in place from
+ * (eval/sales-dialogues-holdout3.jsonl), a third development set of ten dialogues per call type
+ * (eval/sales-dialogues-dev3.jsonl), and the shared public transcripts read in place from
  * ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the first
  * 1–2 turns cut so the customer speaks first (computed here, marked derived).
  *
@@ -310,6 +311,7 @@ function main(): number {
       file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout3.jsonl'),
       blind: true,
     },
+    { name: 'dev3 (eval/...-dev3)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev3.jsonl') },
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
