@@ -201,4 +201,40 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('discovery');
   });
+
+  it('reads a call with an existing customer as customer success, or as cross-selling once a new offering is priced', () => {
+    const success = dialogue([
+      ['Rep', 'Hi Ms. Ortiz, thanks for the order last month. Are the new ovens behaving?'],
+      ['Client', 'Mostly. The night shift keeps skipping the cleaning cycle.'],
+      ['Rep', 'I can lock the cycle so it runs at close, and show your supervisor how on Thursday.'],
+    ]);
+    expect(classifyCall(success, 'Rep').callType).toBe('customer_success');
+    const crossSell = dialogue([
+      ['Rep', 'Hi Ms. Ortiz, thanks for the order last month. Are the new ovens behaving?'],
+      ['Client', 'They are fine.'],
+      ['Rep', 'We now offer a service plan for them: two visits a year and parts included.'],
+      ['Client', 'How much would that be?'],
+      ['Rep', 'Four hundred per oven a year, on the same invoice as your supplies.'],
+    ]);
+    expect(classifyCall(crossSell, 'Rep').callType).toBe('cross_selling');
+  });
+
+  it('reads a call where the rep asks whoever answered for someone else as a gatekeeper call', () => {
+    const turns = dialogue([
+      ['Desk', 'Marsh & Lowe, Priya speaking.'],
+      ['Rep', "Hi Priya, it's Tom from Keyline. I'm trying to reach your office manager."],
+      ['Desk', 'He only takes appointments by email. You can send it to me.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('gatekeeper');
+  });
+
+  it('reads a call where the rep reaches the person they rang as a cold call, not a screen', () => {
+    const turns = dialogue([
+      ['Rep', 'Hi, is this Grace, the housekeeping manager?'],
+      ['Buyer', "Speaking. Who's this? Front office and head office both want me."],
+      ['Rep', 'Grace, my name is Ravi, with Linenco. We rent uniforms to hotels. Have you got a minute?'],
+      ['Buyer', 'A minute.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
+  });
 });

@@ -51,7 +51,8 @@ const FAMILIES: readonly Family[] = [
     pattern:
       "\\byou don't know me\\b|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b" +
       "|\\bbad time\\b|\\bthe reason (?:for my call|i'?m calling|i called)\\b|\\bi'll (?:keep it|be) (?:quick|brief|short)\\b|\\b(?:thirty|30) seconds\\b" +
-      '|\\bdo you have (?:a|one) (?:minute|moment|second)\\b|\\bwho (?:handles|is responsible for|looks after)\\b|\\bcame up because\\b' +
+      "|\\b(?:do you have|have you got|you got|got) (?:a|one|two|a couple of|a quick) (?:minutes?|moment|second)\\b|\\bi'?m calling (?:a few|some|a handful of|a couple of) [a-z]+\\b" +
+      '|\\bwho (?:handles|is responsible for|looks after)\\b|\\bcame up because\\b' +
       '|\\bi noticed (?:you|your)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\bwould you be (?:willing|interested)\\b',
   },
   // A pitch and an ask made to a stranger: weaker cold-call evidence that needs several occurrences to count.
@@ -96,7 +97,8 @@ const FAMILIES: readonly Family[] = [
       '|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b' +
       "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
       '|\\btake a message\\b|\\b(?:his|her) voicemail\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b|\\bpass it on\\b' +
-      "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwe get a lot of calls\\b",
+      "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwe get a lot of calls\\b" +
+      "|\\b(?:mr|mrs|ms|dr)\\.? [a-z]+(?:'s| is| doesn't| does not| won't| will| would| isn't| never| only)\\b|\\bdon't (?:phone|call|ring) (?:him|her|them|mr|mrs|ms|dr)\\b",
   },
   {
     type: 'gatekeeper',
@@ -407,6 +409,17 @@ const FAMILIES: readonly Family[] = [
       '|\\b(?:on top of|in addition to) (?:the|your) current\\b|\\bcurrent annual (?:fee|contract|subscription)\\b|\\bactivate (?:the )?(?:seats|licen[cs]es|module|add-on|languages?|feature)\\b' +
       '|\\bmid-term\\b|\\b(?:turn|switch) it on (?:in|for) your\\b|\\b(?:we|you) use (?:you|us|your [a-z]+|our [a-z]+) for\\b|\\b(?:extra|more|additional|new) (?:seats|licen[cs]es|locations|languages)\\b',
   },
+  // cross_selling: the rep brings a new offering to someone they already sell to.
+  {
+    type: 'cross_selling',
+    by: 'rep',
+    weight: 2.5,
+    cap: 2,
+    pattern:
+      "\\bwe(?:'ve| have)? (?:now |also |recently |just )?(?:started (?:carrying|offering|selling|doing)|launched|also (?:offer|have|do|sell|provide|carry))\\b" +
+      '|\\b(?:another|a new|an additional|a second) (?:product|service|module|line|option|offering|program|package)\\b' +
+      "|\\bthe other reason (?:i|we) (?:called|wanted|rang)\\b|\\bwhile i(?:'ve| have)? (?:got )?you\\b|\\byou(?:'re| are) buying (?:those|that|them|it) (?:elsewhere|from)\\b",
+  },
   // evaluation: trials, pilots, demos, comparisons against criteria.
   {
     type: 'evaluation',
@@ -476,6 +489,7 @@ const PHONE_ANSWER = new RegExp(
   `^(?:(?:hello|hi|hey|yes|yeah|yep|good (?:morning|afternoon|evening))[,.!?]* )*(?:` +
     `(?:${NAME_WORD},? ){0,5}(?:this is|it's) ${NAME_WORD}(?: ${NAME_WORD})?(?:,? (?:speaking|here))?` +
     `|(?:${NAME_WORD},? ){1,5}(?:speaking|here)(?:,? (?:hello|hi))?` +
+    `|(?:${NAME_WORD} ){0,3}${NAME_WORD}, ${NAME_WORD}(?: ${NAME_WORD})?` +
     `|hello|yes)[.!?]*$` +
     `|^(?!(?:hi|hello|hey|okay|ok|morning|afternoon|yes|yeah|sure|right|thanks)\\b)${NAME_WORD}(?: ${NAME_WORD})?\\.$` +
     `|\\b(?:thank(?:s| you) for calling|how (?:can|may) i (?:help|direct)|you've reached)\\b`,
@@ -487,6 +501,9 @@ const WHO_PICKED_UP = new RegExp(
     `(?!(?:alright|ok|okay|fine|right|correct|true|good|a|an|the|it|still|something)\\b)${NAME_WORD}(?: ${NAME_WORD})?(?:[?,.]|$)`,
   'u',
 );
+/** The rep asks whoever answered for someone else: "could I speak to the owner?", "I'm trying to reach your CFO". */
+const ASKS_FOR_SOMEONE =
+  /\b(?:(?:could|can|may) i (?:speak|talk|have a word) (?:to|with)|(?:trying|hoping|looking) to (?:reach|speak|talk|get hold of|get through to|get a (?:word|message))|i'?m (?:looking for|after) (?!a |an |some)|is (?:mr|mrs|ms|dr)\.? [a-z]+|put me through|connect me (?:to|with))\b/;
 /** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
 const MEETING_OPENING =
   /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are) joining|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
@@ -494,8 +511,37 @@ const MEETING_OPENING =
  * The buyer is already a customer: their current plan, contract or seats, their use of the product, their renewal,
  * an earlier check-in. Whoever says it, the call is about an existing account, not a prospect.
  */
-const EXISTING_CUSTOMER =
-  /\b(?:your (?:current|existing) (?:plan|contract|subscription|seats?|licen[cs]es?|tier|package|edition|rate|term|setup|account|users|deployment|per-seat)|(?:currently|right now|today),? you(?:'re| are) (?:on|at)|you(?:'re| are) (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)|(?:since|when) you (?:went live|launched|rolled (?:it )?out|started using|upgraded|onboarded)|your (?:account manager|customer success manager|csm)|you(?:'ve| have) been (?:using|with us|a customer)|your (?:team|people|users|admins?) (?:is|are|has been|have been) using|(?:using|use|rolled out|licensed) your (?:tool|platform|product|app|system|software|service|solution)|(?:we|our team|my team) (?:use|are using|have been using|'ve been using|started using) your|(?:our|my) (?:original|current|existing) (?:contract|plan|subscription|licen[cs]e|pricing|rate|seats)|(?:your|our) renewal|at renewal|renewal date|(?:on|in|during) (?:the|our|your) last (?:call|check-in|meeting|review|qbr)|last time (?:we|you) (?:added|bought|renewed|upgraded|expanded))\b/;
+const EXISTING_CUSTOMER = new RegExp(
+  `\\b(?:${[
+    // what they have now
+    'your (?:current|existing) (?:plan|contract|subscription|seats?|licen[cs]es?|tier|package|edition|rate|term|setup|account|users|deployment|per-seat)',
+    "(?:currently|right now|today),? you(?:'re| are) (?:on|at)",
+    "you(?:'re| are) (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)",
+    '(?:our|my) (?:original|current|existing) (?:contract|plan|subscription|licen[cs]e|pricing|rate|seats)',
+    // their use of it, and what they bought
+    '(?:since|when|after) you (?:went live|launched|rolled (?:it )?out|started using|upgraded|onboarded|installed|switched)',
+    "you(?:'ve| have) been (?:using|with us|a customer)",
+    '(?:as|for) (?:a|an) (?:existing|long-?time|valued|loyal) (?:customer|client)',
+    '(?:your|the) (?:team|people|users|admins?) (?:is|are|has been|have been) using',
+    '(?:using|use|rolled out|licensed) your (?:tool|platform|product|app|system|software|service|solution)',
+    "(?:we|our team|my team) (?:use|are using|have been using|'ve been using|started using) your",
+    'thanks? (?:you )?for (?:the|your) (?:order|business|renewal|purchase)',
+    'you took delivery',
+    'you (?:bought|ordered|purchased) (?:from us|with us)',
+    // their account and its people
+    'your (?:account manager|customer success manager|csm|account activity)',
+    '(?:in|on|to|with|at|into) your account(?! (?:executive|hierarch))',
+    '(?:pulled up|looking at|look at|checked|check) your account',
+    '(?:our|my) account(?! (?:executive|hierarch|number))',
+    // renewals, releases and earlier check-ins
+    '(?:your|our) renewal',
+    'at renewal',
+    'renewal date',
+    '(?:spring|summer|autumn|fall|winter|latest|last|recent) release',
+    '(?:on|in|during) (?:the|our|your) last (?:call|check-in|meeting|review|qbr)',
+    'last time (?:we|you) (?:added|bought|renewed|upgraded|expanded|ordered)',
+  ].join('|')})\\b`,
+);
 /** A higher plan or edition: offered to an existing customer, an upsell. */
 const HIGHER_PLAN =
   /\b(?:enterprise|premium|pro|business|professional|higher|advanced|plus) (?:plan|tier|edition|package|bundle)\b/;
@@ -505,6 +551,14 @@ const UPSELL_POINTS = 3;
 const EXPANSION_TOPICS: readonly CallType[] = ['technical_discovery', 'evaluation'];
 /** What the scores of prospect-only types keep on a call with an existing customer. */
 const EXISTING_CUSTOMER_FACTOR = 0.5;
+/** Points for the type of a conversation with an existing account: cross_selling when it prices something, else
+ * customer_success. */
+const EXISTING_CUSTOMER_POINTS = 3;
+/** Price talk: what something costs, per unit or period. */
+const PRICE_TALK =
+  /\b(?:how much|prices?|pricing|costs?|fees?|per (?:month|year|user|seat|location|unit|site|head|employee)|quotes?|a (?:month|year)|dollars|euros|pounds)\b|\$ ?\d/g;
+/** Distinct price phrases that make a call with an existing account a purchase. */
+const PRICED_PHRASES = 2;
 /** Points per discovery question the rep asks about the buyer ("how do you…?", "what does your team…?"). */
 const REP_QUESTION_WEIGHT = 0.3;
 const REP_QUESTION_CAP = 8;
@@ -539,6 +593,10 @@ interface Opening {
   callerOpened: boolean;
   /** The rep rang: the other side picked up a phone, or the rep checked who picked up. */
   repRang: boolean;
+  /** The rep asked whoever answered for someone else. */
+  askedForSomeone: boolean;
+  /** The rep checked that whoever answered is the person they called ("is this Raj?"). */
+  reachedTarget: boolean;
   /** A scheduled meeting: people joining, hearing each other, an agreed slot. */
   meeting: boolean;
 }
@@ -547,6 +605,8 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
   let callerNeed = false;
   let outbound = false;
   let repRang = false;
+  let askedForSomeone = false;
+  let reachedTarget = false;
   let meeting = false;
   for (let i = 0; i < Math.min(OPENING_TURNS, texts.length); i++) {
     const text = texts[i]!;
@@ -554,13 +614,20 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
     if (!repKnown) continue;
     if (isRep[i]) {
       if (OUTBOUND_OPENING.test(text)) outbound = true;
-      if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = true;
+      if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = reachedTarget = true;
+      if (ASKS_FOR_SOMEONE.test(text)) askedForSomeone = true;
     } else {
       if (CALLER_NEED.test(text)) callerNeed = true;
       if (i === 0 && PHONE_ANSWER.test(text.trim())) repRang = true;
     }
   }
-  return { callerOpened: callerNeed && !outbound && !repRang, repRang, meeting };
+  return {
+    callerOpened: callerNeed && !outbound && !repRang,
+    repRang,
+    askedForSomeone,
+    reachedTarget: reachedTarget && !askedForSomeone,
+    meeting,
+  };
 }
 
 /** Characters of utterance text read in full; longer calls are read at an even stride of whole turns. */
@@ -604,7 +671,10 @@ function addOpeningEvidence(scores: Scores, opening: Opening): void {
     // Nobody demos or reviews an architecture on a call the rep placed unannounced; a call the rep placed without
     // a prior touch or a screen to pass is cold.
     scale(scores, ['technical_discovery', 'evaluation'], OFF_CHANNEL_FACTOR);
-    if ((scores.warm_call ?? 0) < MIN_SCORE && (scores.gatekeeper ?? 0) < MIN_SCORE)
+    // Whoever answered is screened past when the rep asks them for someone else, not when it is the person called.
+    if (opening.reachedTarget) scale(scores, ['gatekeeper'], OFF_CHANNEL_FACTOR);
+    if (opening.askedForSomeone) add(scores, 'gatekeeper', RANG_POINTS);
+    else if ((scores.warm_call ?? 0) < MIN_SCORE && (scores.gatekeeper ?? 0) < MIN_SCORE)
       add(scores, 'cold_call', RANG_POINTS);
   }
   // A scheduled meeting is neither a cold call nor a screen by a receptionist.
@@ -616,7 +686,8 @@ function addOpeningEvidence(scores: Scores, opening: Opening): void {
  * offered more (another product, seats, a higher plan), that purpose outweighs the topic: the technical questions,
  * the trial and the price talk are about the expansion.
  */
-function addExistingCustomerEvidence(scores: Scores, higherPlan: boolean): void {
+function addExistingCustomerEvidence(scores: Scores, higherPlan: boolean, priced: boolean): void {
+  add(scores, priced ? 'cross_selling' : 'customer_success', EXISTING_CUSTOMER_POINTS);
   if (higherPlan) add(scores, 'cross_selling', UPSELL_POINTS);
   scale(
     scores,
@@ -638,6 +709,7 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   let repQuestions = 0;
   let existingCustomer = false;
   let higherPlan = false;
+  const pricePhrases = new Set<string>();
   const openingTexts: string[] = [];
   const openingIsRep: boolean[] = [];
   let totalChars = 0;
@@ -656,6 +728,8 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     if (isRep) repQuestions += countRepQuestions(text);
     if (!existingCustomer && EXISTING_CUSTOMER.test(text)) existingCustomer = true;
     if (!higherPlan && HIGHER_PLAN.test(text)) higherPlan = true;
+    if (pricePhrases.size < PRICED_PHRASES)
+      for (const m of text.matchAll(PRICE_TALK)) pricePhrases.add(phraseKey(m[0]));
     if (index < OPENING_TURNS) {
       openingTexts.push(text);
       openingIsRep.push(isRep);
@@ -690,7 +764,7 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   if (repQuestions > 0)
     add(scores, 'discovery', Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT);
   addOpeningEvidence(scores, readOpening(openingTexts, openingIsRep, repLabel !== null));
-  if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan);
+  if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
   return decide(scores);
 }
 
