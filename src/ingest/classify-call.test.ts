@@ -237,4 +237,43 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
   });
+
+  it('reads a pitch to a stranger, with an ask for a commitment, as a cold call', () => {
+    const turns = dialogue([
+      ['Rep', 'Hello! How are you today?'],
+      ['Other', 'Fine, thanks.'],
+      [
+        'Rep',
+        'I volunteer for a group that plants trees in city parks. Every tree is looked after for five years, and the parks that took part have cooler summers now.',
+      ],
+      ['Other', 'Sounds nice.'],
+      ['Rep', 'Could you spare a few dollars to sponsor one tree this spring?'],
+      ['Other', 'Maybe one.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
+  });
+
+  it('reads a buyer asking what the product can do as an evaluation', () => {
+    const turns = dialogue([
+      ['Buyer', 'Can it export the weekly report? Finance lives in Excel.'],
+      ['Rep', 'Yes, any report, from this button.'],
+      ['Buyer', 'Does it respect permissions, so finance sees no salaries?'],
+      ['Rep', 'It does, the export only has what that user can see.'],
+      ['Buyer', 'What happens if someone leaves the company?'],
+      ['Rep', 'Their scheduled exports stop the same day.'],
+      ['Buyer', 'Is there a way to send it every Monday?'],
+      ['Rep', 'Yes, pick the day and the columns.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('evaluation');
+  });
+
+  it('reads a meeting where the rep brings a solutions engineer to talk systems as technical discovery', () => {
+    const turns = dialogue([
+      ['Buyer', 'Hi both, we have about forty minutes.'],
+      ['Rep', "Thanks for making time. I've brought Lars, our solutions engineer."],
+      ['Buyer', 'Good. We run three building systems and the meters report every half hour.'],
+      ['Rep', 'Lars will want to know which of those systems expose data to other tools.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('technical_discovery');
+  });
 });

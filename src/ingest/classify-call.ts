@@ -290,6 +290,24 @@ const FAMILIES: readonly Family[] = [
       "|\\bnot (?:looking|in the market)\\b|\\bi'?m not promising\\b|\\bi don't have (?:time|long)\\b|\\byou(?:'ve| have) got (?:two|one|a) minutes?\\b|\\bwhat are you selling\\b" +
       '|\\bnever heard of (?:you|your)\\b|\\bat random\\b',
   },
+  // A stranger learning what the caller represents, and the caller explaining it.
+  {
+    type: 'cold_call',
+    by: 'other',
+    weight: 2,
+    cap: 2,
+    pattern:
+      '\\bwhat (?:does|do) (?:it|they|the (?:organi[sz]ation|company|charity|firm)|your (?:company|organi[sz]ation|charity|firm)) do\\b' +
+      "|\\btell me (?:a (?:little|bit) )?more about (?:it|them|the (?:organi[sz]ation|company|charity))\\b|\\b(?:i've|i have) never heard of\\b|\\bhow do i know\\b",
+  },
+  {
+    type: 'cold_call',
+    by: 'rep',
+    weight: 2,
+    cap: 1,
+    pattern:
+      "\\b(?:it|they|we)(?:'re| are| is|'s) an? (?:[a-z-]+ ){0,2}(?:non-?profit|organi[sz]ation|company|charity|firm|startup|agency|provider) (?:that|which|who|based|dedicated|working)\\b",
+  },
   // An outbound opening: the rep introduces themself with their company. Warm and gatekeeper cues outweigh it.
   {
     type: 'cold_call',
@@ -452,6 +470,16 @@ const FAMILIES: readonly Family[] = [
       '|\\b(?:customer|self)-managed keys\\b|\\bbring-your-own-key\\b|\\bbyok\\b|\\bkms\\b|\\blatency\\b|\\buptime\\b|\\bthroughput\\b|\\bendpoints?\\b|\\bsdks?\\b|\\bdocs\\b|\\bdocumentation\\b' +
       '|\\bsandbox environment\\b|\\b(?:read|write)-only\\b|\\bfirewall\\b|\\bip allow-?list\\b|\\bsync (?:frequency|direction|conflicts)\\b|\\bfield mapping\\b|\\bmap (?:groups|fields|roles)\\b|\\broles and permissions\\b|\\bbackups?\\b|\\bfailover\\b|\\bretention\\b|\\bgdpr\\b|\\bhipaa\\b|\\biso ?27001\\b|\\bvendor (?:security|risk)\\b',
   },
+  // technical_discovery: a technical specialist joins the rep to answer or ask about systems.
+  {
+    type: 'technical_discovery',
+    by: 'any',
+    weight: 3,
+    cap: 1,
+    pattern:
+      '\\b(?:solutions?|sales|integration|technical|application|field|energy|security|data|enterprise) (?:engineer|architect)s?\\b' +
+      '|\\bour (?:engineer|architect|cto|technical lead)\\b',
+  },
   // discovery: the rep learns the buyer's situation, impact and stakeholders.
   {
     type: 'discovery',
@@ -472,6 +500,9 @@ const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join(
 const INTERROGATIVE_START =
   /^(?:(?:and|so|but|okay|ok|right|great|got it),? )?(?:could|can|would|do|does|did|are|is|have|has|how|what|what's|which|when|where|who|why)\b/;
 const ABOUT_YOU = /\byou(?:r|rs)?\b/;
+/** The buyer asks what the product can do: "can it export…?", "what happens if…?", "how long does it take?" */
+const CAPABILITY_QUESTION =
+  /^(?:(?:and|so|but|okay|ok|right|also|then|wait)[,]? )*(?:(?:can|could|does|will|would) (?:it|that|this|the (?:system|tool|platform|product|app|machine|unit|software))|is (?:it|there a|there an|there any)|are there|what happens (?:if|when|to)|what if|how (?:does|do|would|long does) (?:it|that|this|they))\b/;
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
   /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
@@ -504,6 +535,17 @@ const WHO_PICKED_UP = new RegExp(
 /** The rep asks whoever answered for someone else: "could I speak to the owner?", "I'm trying to reach your CFO". */
 const ASKS_FOR_SOMEONE =
   /\b(?:(?:could|can|may) i (?:speak|talk|have a word) (?:to|with)|(?:trying|hoping|looking) to (?:reach|speak|talk|get hold of|get through to|get a (?:word|message))|i'?m (?:looking for|after) (?!a |an |some)|is (?:mr|mrs|ms|dr)\.? [a-z]+|put me through|connect me (?:to|with))\b/;
+/** The rep asks the other side to commit to something: "would you like to…", "are you willing to…". */
+const REP_ASK =
+  /\b(?:(?:would|do|will|could|can) you (?:like to|want to|wish to|be willing to|be interested in|be open to|consider|care to)|(?:are you|you're) (?:willing|interested|open) to|(?:i'd like|i want|i need|i'm asking|i'd love) (?:for )?you to|(?:ask|persuade|convince|encourage|invite) you to|(?:have you|would you have) (?:thought about|considered)|how much (?:would|will|could|can|are) you|will you (?:join|help|support|consider|make|sign|commit|try)|(?:can|could) (?:i|we) count on you|please consider) [a-z]+/;
+/** A question to the other side that calls for an action: buy, sign up, join, donate, give, try… */
+const CALL_TO_ACTION =
+  /\b(?:buy|buying|purchase|order|sign (?:up|on)|subscribe|join|commit|pledge|donate|donating|donation|contribute|contributing|contribution|give|giving|invest|investing|switch|spare|try)\b/;
+const isAsk = (sentence: string): boolean => ABOUT_YOU.test(sentence) && CALL_TO_ACTION.test(sentence);
+/** Points for cold_call when the rep pitches to a stranger: talks most of the call and asks for a commitment. */
+const PITCH_POINTS = 3;
+/** The rep's share of the words above which the rep is pitching rather than listening. */
+const PITCH_SHARE = 0.5;
 /** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
 const MEETING_OPENING =
   /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are) joining|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
@@ -562,6 +604,9 @@ const PRICED_PHRASES = 2;
 /** Points per discovery question the rep asks about the buyer ("how do you…?", "what does your team…?"). */
 const REP_QUESTION_WEIGHT = 0.3;
 const REP_QUESTION_CAP = 8;
+/** Points per question the buyer asks about what the product can do: an evaluation of it. */
+const BUYER_QUESTION_WEIGHT = 0.75;
+const BUYER_QUESTION_CAP = 6;
 /** Points when the other side opened the call with a need and the rep did not open with an outbound introduction. */
 const CALLER_OPENED_POINTS = 4;
 /** Points for cold_call when the rep rang someone who picked up, and no prior touch or screen explains the call. */
@@ -571,7 +616,8 @@ const OFF_CHANNEL_FACTOR = 0.5;
 /** Turns at the start of the call read for who opened it. */
 const OPENING_TURNS = 3;
 
-function countRepQuestions(text: string): number {
+/** Questions in a turn that satisfy `about`: "?"-terminated sentences, or interrogative openings in unpunctuated text. */
+function countQuestions(text: string, about: (sentence: string) => boolean): number {
   let n = 0;
   let start = 0;
   for (let i = 0; i <= text.length; i++) {
@@ -579,13 +625,16 @@ function countRepQuestions(text: string): number {
     if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
       if (i > start) {
         const sentence = text.slice(start, i).trim();
-        if ((ch === '?' || INTERROGATIVE_START.test(sentence)) && ABOUT_YOU.test(sentence)) n++;
+        if ((ch === '?' || INTERROGATIVE_START.test(sentence)) && about(sentence)) n++;
       }
       start = i + 1;
     }
   }
   return n;
 }
+
+const isAboutBuyer = (sentence: string): boolean => ABOUT_YOU.test(sentence);
+const isAboutCapability = (sentence: string): boolean => CAPABILITY_QUESTION.test(sentence);
 
 /** How the call opened, read from its first turns. */
 interface Opening {
@@ -707,6 +756,10 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   const distinct = FAMILIES.map(() => new Set<string>());
   const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
   let repQuestions = 0;
+  let buyerQuestions = 0;
+  let repAsked = false;
+  let repChars = 0;
+  let readChars = 0;
   let existingCustomer = false;
   let higherPlan = false;
   const pricePhrases = new Set<string>();
@@ -725,7 +778,13 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     }
     const text = normalize(turn.text);
     const isRep = repLabel !== null && turn.speaker === repLabel;
-    if (isRep) repQuestions += countRepQuestions(text);
+    readChars += text.length;
+    if (isRep) {
+      repChars += text.length;
+      if (!repAsked && (REP_ASK.test(text) || countQuestions(text, isAsk) > 0)) repAsked = true;
+    }
+    if (isRep) repQuestions += countQuestions(text, isAboutBuyer);
+    else if (repLabel !== null) buyerQuestions += countQuestions(text, isAboutCapability);
     if (!existingCustomer && EXISTING_CUSTOMER.test(text)) existingCustomer = true;
     if (!higherPlan && HIGHER_PLAN.test(text)) higherPlan = true;
     if (pricePhrases.size < PRICED_PHRASES)
@@ -763,8 +822,21 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   });
   if (repQuestions > 0)
     add(scores, 'discovery', Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT);
+  if (buyerQuestions > 0)
+    add(scores, 'evaluation', Math.min(buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
   addOpeningEvidence(scores, readOpening(openingTexts, openingIsRep, repLabel !== null));
   if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
+  const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
+  // A pitch to a stranger: the rep does most of the talking and asks for a commitment, in no meeting, with no
+  // account and no caller with a need of their own.
+  if (
+    repAsked &&
+    repChars > PITCH_SHARE * readChars &&
+    !existingCustomer &&
+    !opening.meeting &&
+    !opening.callerOpened
+  )
+    add(scores, 'cold_call', PITCH_POINTS);
   return decide(scores);
 }
 
