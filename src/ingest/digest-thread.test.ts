@@ -20,7 +20,7 @@ describe('digestInThread', () => {
 
   it('rejects a digest the thread cannot compute, and the next one still works', async () => {
     const bad = [{ speaker: 'A', text: 'x', start_ms: 1n }] as unknown as Turn[];
-    await expect(digestInThread(bad)).rejects.toThrow(/transcript digest failed: .*BigInt/);
+    await expect(digestInThread(bad)).rejects.toThrow(/transcript digest: .*BigInt/);
     const unclonable = [{ speaker: 'A', text: 'x', start_ms: () => 1 }] as unknown as Turn[];
     await expect(digestInThread(unclonable)).rejects.toThrow();
     expect(await digestInThread(turns)).toEqual(digestTranscript(turns));

@@ -8,14 +8,9 @@ import { AppError } from '../errors.js';
 import type { ApiCaller } from '../auth/caller.js';
 import type { Store } from '../store/db.js';
 import type { Call } from '../store/schema.js';
-import {
-  findCallByExternalId,
-  findCallByFingerprint,
-  insertCallIfAbsent,
-  insertTranscript,
-} from '../store/calls.repo.js';
-import { enqueueScoring } from '../store/jobs.repo.js';
-import { attachRecording, findRecording } from '../store/recordings.repo.js';
+import { findCallByExternalId, findCallByFingerprint } from '../store/calls.repo.js';
+import { storeIngestedCall } from '../store/ingest.repo.js';
+import { findRecording } from '../store/recordings.repo.js';
 import { checkTranscriptLimits, parseTranscript, speakerLabels, type Turn } from './transcript.js';
 import { digestInThread } from './digest-thread.js';
 import { resolveRep } from './resolve-rep.js';
@@ -157,20 +152,20 @@ export async function ingestCall(
     created_at: now,
     updated_at: now,
   };
-  const inserted = await store.db.transaction().execute(async (tx) => {
-    if (!(await insertCallIfAbsent(tx, call))) return false;
-    await insertTranscript(tx, {
+  const outcome = await storeIngestedCall(store, {
+    call,
+    transcript: {
       call_id: call.id,
       turns: turnsJson,
       participants: request.participants ? JSON.stringify(request.participants) : null,
       metadata: request.metadata ? JSON.stringify(request.metadata) : null,
       speaker_signals: speaker.signals ? JSON.stringify(speaker.signals) : null,
-    });
-    await enqueueScoring(tx, call.id, call.account_id, now);
-    if (recordingId && !(await attachRecording(tx, recordingId, call.id))) throw recordingAlreadyUsed();
-    return true;
+    },
+    recordingId,
+    now,
   });
-  if (inserted) return { call, created: true };
+  if (outcome === 'recording_taken') throw recordingAlreadyUsed();
+  if (outcome === 'inserted') return { call, created: true };
 
   const winner = await findCallByExternalId(store.db, caller.accountId, provider, externalId);
   if (winner) return replayOrConflict(winner, fingerprint);

@@ -21,6 +21,9 @@ export async function insertCallIfAbsent(db: Db, call: NewCall): Promise<boolean
   return Number(result.numAffectedRows ?? 0) > 0;
 }
 
+/** The insert of `insertCallIfAbsent`, compiled: it changes no row when a unique key is taken. */
+export const insertCallQuery = (db: Db, call: NewCall) => insertCall.compile(db, call);
+
 const insertTranscriptRow = hotQuery((db, row: Insertable<CallTranscriptsTable>) =>
   db.insertInto('call_transcripts').values(row),
 );
@@ -28,6 +31,9 @@ const insertTranscriptRow = hotQuery((db, row: Insertable<CallTranscriptsTable>)
 export async function insertTranscript(db: Db, row: Insertable<CallTranscriptsTable>): Promise<void> {
   await insertTranscriptRow(db, row);
 }
+
+export const insertTranscriptQuery = (db: Db, row: Insertable<CallTranscriptsTable>) =>
+  insertTranscriptRow.compile(db, row);
 
 const callByExternalId = hotQuery((db, p: { accountId: string; provider: string; externalId: string }) =>
   db

@@ -18,6 +18,7 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import type { Database } from './schema.js';
+import { createSqliteWriter, type SqliteWriter } from './sqlite-writer.js';
 import * as initial from './migrations/2026-11-23-initial.js';
 import * as scoring from './migrations/2026-11-24-scoring.js';
 import * as web from './migrations/2026-11-25-web.js';
@@ -33,6 +34,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite in the API process: the ingest's writes run in a thread of their own (sqlite-writer.ts). */
+  writer?: SqliteWriter;
   close(): Promise<void>;
 }
 
@@ -44,8 +47,11 @@ export interface StoreOptions {
   sqliteSynchronous?: 'normal' | 'full';
   /** PostgreSQL pool size. */
   poolSize?: number;
-  /** SQLite: copy the WAL into the database file from a thread of its own (the API process; see below). */
-  backgroundCheckpoints?: boolean;
+  /**
+   * SQLite in the API process: copy the WAL into the database file from a thread of its own (see below), and
+   * store ingested calls from another (sqlite-writer.ts).
+   */
+  apiThreads?: boolean;
 }
 
 // COUNT(*) and other int8 results arrive as strings from pg; our counts always fit a JS number.
@@ -80,12 +86,17 @@ export function createStore(options: StoreOptions): Store {
   sqlite.pragma('foreign_keys = ON');
   // Another process (a separate worker) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
-  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(sqlite) : null;
+  const checkpointer = options.apiThreads ? startCheckpointer(sqlite) : null;
+  const writer = options.apiThreads
+    ? createSqliteWriter({ file: sqlite.name, synchronous: options.sqliteSynchronous ?? 'normal' })
+    : undefined;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
+    writer,
     close: async () => {
+      await writer?.stop();
       await checkpointer?.stop();
       await db.destroy();
     },

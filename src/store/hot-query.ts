@@ -18,14 +18,20 @@ interface Compiled {
   keys: (string | null)[];
 }
 
+export interface HotQuery<P, R> {
+  (db: Kysely<Database>, params: P): Promise<QueryResult<R>>;
+  /** The SQL and bound values, for running elsewhere (the SQLite writer thread). */
+  compile(db: Kysely<Database>, params: P): CompiledQuery<R>;
+}
+
 export function hotQuery<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, params: P) => Compilable<R>,
-): (db: Kysely<Database>, params: P) => Promise<QueryResult<R>> {
+): HotQuery<P, R> {
   // Keyed by the dialect adapter (one per database; transactions share their database's) and the keys of P.
   const cache = new WeakMap<object, Map<string, Compiled>>();
-  return async (db, params) => {
+  const compile = (db: Kysely<Database>, params: P): CompiledQuery<R> => {
     const values = Object.values(params);
-    if (values.includes(undefined)) return db.executeQuery(build(db, params));
+    if (values.includes(undefined)) return build(db, params).compile();
     const adapter = db.getExecutor().adapter;
     let shapes = cache.get(adapter);
     if (!shapes) cache.set(adapter, (shapes = new Map()));
@@ -39,6 +45,9 @@ export function hotQuery<P extends Record<string, unknown>, R>(
     }
     const { query, keys } = compiled;
     const parameters = keys.map((key, i) => (key === null ? query.parameters[i] : params[key]));
-    return db.executeQuery({ ...query, parameters } as CompiledQuery<R>);
+    return { ...query, parameters } as CompiledQuery<R>;
   };
+  return Object.assign((db: Kysely<Database>, params: P) => db.executeQuery(compile(db, params)), {
+    compile,
+  });
 }

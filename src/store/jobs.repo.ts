@@ -6,7 +6,14 @@
  * Attempts count finished attempts that did not succeed (scoring threw, or the lease expired); a deliberate
  * release on shutdown is not an attempt. The job is given up, and the call marked failed, at MAX_ATTEMPTS.
  */
-import { sql, type Kysely, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import {
+  sql,
+  type CompiledQuery,
+  type Kysely,
+  type Transaction,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Dialect } from './db.js';
 import type { Database, ScoringJob } from './schema.js';
@@ -62,9 +69,17 @@ export async function enqueueScoring(
   reason = 'ingest',
 ): Promise<string> {
   const id = randomUUID();
-  await insertJob(db, { id, callId, accountId, at, reason });
-  await insertFairness(db, { accountId });
+  for (const query of scoringJobQueries(db, { id, callId, accountId, at, reason }))
+    await db.executeQuery(query);
   return id;
+}
+
+/** The two inserts of `enqueueScoring`, compiled (the SQLite writer thread runs them). */
+export function scoringJobQueries(
+  db: Db,
+  p: { id: string; callId: string; accountId: string; at: string; reason: string },
+): CompiledQuery[] {
+  return [insertJob.compile(db, p), insertFairness.compile(db, { accountId: p.accountId })];
 }
 
 function addMs(now: Date, ms: number): string {

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, RecordingsTable } from './schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -30,12 +30,17 @@ export async function markRecordingUploaded(db: Db, id: string, at: string): Pro
 
 /** Attaches an uploaded recording to a call, once: false when another call already holds it. */
 export async function attachRecording(db: Db, id: string, callId: string): Promise<boolean> {
-  const result = await db
+  const result = await db.executeQuery(attachRecordingQuery(db, id, callId));
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/** The conditional update of `attachRecording`, compiled (the SQLite writer thread runs it). */
+export function attachRecordingQuery(db: Db, id: string, callId: string): CompiledQuery {
+  return db
     .updateTable('recordings')
     .set({ call_id: callId })
     .where('id', '=', id)
     .where('call_id', 'is', null)
     .where('status', '=', 'uploaded')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .compile();
 }

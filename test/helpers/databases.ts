@@ -68,9 +68,10 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
 /** A migrated store on a fresh database; close it and drop the database with `cleanup`. */
 export async function createTestStore(
   dialect: Dialect,
+  options: { apiThreads?: boolean } = {},
 ): Promise<Store & { cleanup(): Promise<void>; testDb: TestDatabase }> {
   const testDb = await createTestDatabase(dialect);
-  const store = createStore({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+  const store = createStore({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, ...options });
   await migrate(store.db);
   return {
     ...store,

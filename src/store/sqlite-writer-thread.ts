@@ -1,0 +1,44 @@
+/**
+ * Entry of the SQLite writer thread (sqlite-writer.ts): its own connection to the database file runs each list of
+ * statements in one IMMEDIATE transaction.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { serveThreadRpc } from '../thread-rpc.js';
+import type { SqliteWriterData, ThreadStatement } from './sqlite-writer.js';
+
+const { file, synchronous } = workerData as SqliteWriterData;
+const sqlite = new SQLite(file);
+sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+sqlite.pragma('foreign_keys = ON');
+sqlite.pragma('busy_timeout = 5000');
+
+const prepared = new Map<string, SQLite.Statement>();
+function statement(sql: string): SQLite.Statement {
+  let s = prepared.get(sql);
+  if (!s) prepared.set(sql, (s = sqlite.prepare(sql)));
+  return s;
+}
+
+/** Thrown to roll back when a `whenUnchanged: 'rollback'` statement changed no row. */
+class Unchanged {
+  constructor(readonly index: number) {}
+}
+
+const transaction = sqlite.transaction((statements: ThreadStatement[]) => {
+  for (const [i, s] of statements.entries()) {
+    if (statement(s.sql).run(s.parameters).changes > 0 || !s.whenUnchanged) continue;
+    if (s.whenUnchanged === 'stop') return i;
+    throw new Unchanged(i);
+  }
+  return -1;
+});
+
+serveThreadRpc<ThreadStatement[]>(parentPort!, (statements) => {
+  try {
+    return transaction.immediate(statements);
+  } catch (error) {
+    if (error instanceof Unchanged) return error.index;
+    throw error;
+  }
+});
