@@ -276,4 +276,33 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('technical_discovery');
   });
+
+  it('reads a call the rep picked up as inbound, even when the caller goes straight to product questions', () => {
+    const turns = dialogue([
+      ['Rep', "Good afternoon, you've reached Dialflow sales, this is Zanele."],
+      ['Caller', 'Hi Zanele. I run an inside sales team. Can it dial several lines at once?'],
+      ['Rep', 'Up to five per rep.'],
+      ['Caller', 'Does it match the caller ID to the area code of the lead?'],
+      ['Rep', 'Yes, local presence is included.'],
+      ['Caller', 'And is there an integration with our CRM?'],
+      ['Rep', 'There is, through the API.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('inbound_call');
+  });
+
+  it('reads a call the rep placed to follow up an earlier conversation as a warm call, technical talk included', () => {
+    const turns = dialogue([
+      ['Prospect', 'Hello, Claire speaking.'],
+      [
+        'Rep',
+        "Hi Claire, it's Anders from Stackwise. We last spoke back in March about the cloud cost project.",
+      ],
+      [
+        'Prospect',
+        'Yes, it got paused. Now the scope includes our Kubernetes clusters and the data warehouse.',
+      ],
+      ['Rep', 'Do you own the data platform now, or is it someone else?'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('warm_call');
+  });
 });

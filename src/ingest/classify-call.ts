@@ -82,7 +82,8 @@ const FAMILIES: readonly Family[] = [
     cap: 4,
     pattern:
       '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked a question)\\b' +
-      '|\\b(?:suggested|recommended) (?:that )?i (?:get in touch|reach out|call|contact)\\b|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bexpo\\b|\\btrade ?show\\b|\\bsummit\\b|\\bmeetup\\b|\\bwe (?:chatted|spoke|met|talked) at (?:the|your|our)\\b|\\bbooth\\b' +
+      "|\\b(?:suggested|recommended|said) (?:that )?(?:i|we) (?:get in touch|reach out|call|contact|give you a (?:ring|call|bell)|speak)\\b|\\byou'd be expecting\\b" +
+      '|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bexpo\\b|\\btrade ?show\\b|\\bsummit\\b|\\bmeetup\\b|\\bwe (?:chatted|spoke|met|talked) at (?:the|your|our)\\b|\\bbooth\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\breferr(?:ed|al)\\b|\\bfree trial account\\b|\\bthanks for calling back\\b" +
       '|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b',
   },
@@ -235,7 +236,8 @@ const FAMILIES: readonly Family[] = [
     weight: 2.5,
     cap: 3,
     pattern:
-      '\\bfollowing up (?:on|from)\\b|\\b(?:when|since) we (?:spoke|talked|met)\\b|\\blast time we (?:spoke|talked)\\b|\\byou mentioned\\b' +
+      '\\bfollowing up (?:on|from)\\b|\\b(?:when|since) we (?:spoke|talked|met)\\b|\\b(?:last time we|we last) (?:spoke|talked|met)\\b|\\byou mentioned\\b' +
+      "|\\bit's been (?:a while|ages|too long)\\b|\\b(?:good|great|nice) to (?:hear from|talk to|speak to|catch up with) you again\\b|\\bcongrat(?:s|ulations) on the new (?:job|role|position)\\b|\\byou(?:'d| had) moved\\b" +
       '|\\b(?:your|a) (?:colleague|manager|boss|friend) (?:passed|gave|mentioned|suggested)\\b|\\bintroduced us\\b|\\bintroduction\\b',
   },
   // The decision-maker talked about in the third person, by the screen.
@@ -434,7 +436,7 @@ const FAMILIES: readonly Family[] = [
     weight: 2.5,
     cap: 2,
     pattern:
-      "\\bwe(?:'ve| have)? (?:now |also |recently |just )?(?:started (?:carrying|offering|selling|doing)|launched|also (?:offer|have|do|sell|provide|carry))\\b" +
+      "\\bwe(?:'ve| have)? (?:now |also |recently |just )?(?:started (?:carrying|offering|selling|doing)|launched|also (?:offer|have|do|sell|provide|carry))\\b|\\bwe (?:now |also )?offer (?:a|an)\\b" +
       '|\\b(?:another|a new|an additional|a second) (?:product|service|module|line|option|offering|program|package)\\b' +
       "|\\bthe other reason (?:i|we) (?:called|wanted|rang)\\b|\\bwhile i(?:'ve| have)? (?:got )?you\\b|\\byou(?:'re| are) buying (?:those|that|them|it) (?:elsewhere|from)\\b",
   },
@@ -505,7 +507,7 @@ const CAPABILITY_QUESTION =
   /^(?:(?:and|so|but|okay|ok|right|also|then|wait)[,]? )*(?:(?:can|could|does|will|would) (?:it|that|this|the (?:system|tool|platform|product|app|machine|unit|software))|is (?:it|there a|there an|there any)|are there|what happens (?:if|when|to)|what if|how (?:does|do|would|long does) (?:it|that|this|they))\b/;
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
-  /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) )/;
+  /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) |is this the (?:right|person|sales|support|team|department)|(?:they|someone) (?:transferred|put) me|why i'?m (?:calling|ringing))/;
 /** The rep opens with who they are and why they call: an outbound call. */
 const OUTBOUND_OPENING =
   /\b(?:this is [a-z]+|it's [a-z]+|my name is|i'?m calling|calling from|the reason (?:for|i)|[a-z]+ here,? (?:from|with|at))\b/;
@@ -522,10 +524,12 @@ const PHONE_ANSWER = new RegExp(
     `|(?:${NAME_WORD},? ){1,5}(?:speaking|here)(?:,? (?:hello|hi))?` +
     `|(?:${NAME_WORD} ){0,3}${NAME_WORD}, ${NAME_WORD}(?: ${NAME_WORD})?` +
     `|hello|yes)[.!?]*$` +
-    `|^(?!(?:hi|hello|hey|okay|ok|morning|afternoon|yes|yeah|sure|right|thanks)\\b)${NAME_WORD}(?: ${NAME_WORD})?\\.$` +
+    `|^(?!(?:hi|hello|hey|okay|ok|good|morning|afternoon|evening|yes|yeah|sure|right|thanks)\\b)${NAME_WORD}(?: ${NAME_WORD})?\\.$` +
     `|\\b(?:thank(?:s| you) for calling|how (?:can|may) i (?:help|direct)|you've reached)\\b`,
   'u',
 );
+/** A greeting alone: picking up a phone when the other side says it, opening a chat when the rep does. */
+const BARE_GREETING = /^(?:hello|hi|hey|yes|yeah|yep|good (?:morning|afternoon|evening))[.!?]*$/;
 /** The rep's first words check who picked up: "Hi, is this Raj Patel?", "Hello, am I speaking with Ana?" */
 const WHO_PICKED_UP = new RegExp(
   `^(?:(?:hello|hi|hey|yeah|yes|good (?:morning|afternoon|evening))[,.!?]* )*(?:is (?:this|that)|am i (?:speaking|talking) (?:to|with)) ` +
@@ -541,7 +545,6 @@ const REP_ASK =
 /** A question to the other side that calls for an action: buy, sign up, join, donate, give, try… */
 const CALL_TO_ACTION =
   /\b(?:buy|buying|purchase|order|sign (?:up|on)|subscribe|join|commit|pledge|donate|donating|donation|contribute|contributing|contribution|give|giving|invest|investing|switch|spare|try)\b/;
-const isAsk = (sentence: string): boolean => ABOUT_YOU.test(sentence) && CALL_TO_ACTION.test(sentence);
 /** Points for cold_call when the rep pitches to a stranger: talks most of the call and asks for a commitment. */
 const PITCH_POINTS = 3;
 /** The rep's share of the words above which the rep is pitching rather than listening. */
@@ -556,7 +559,8 @@ const MEETING_OPENING =
 const EXISTING_CUSTOMER = new RegExp(
   `\\b(?:${[
     // what they have now
-    'your (?:current|existing) (?:plan|contract|subscription|seats?|licen[cs]es?|tier|package|edition|rate|term|setup|account|users|deployment|per-seat)',
+    // (not "your current contract", which may be with a competitor)
+    'your (?:current|existing) (?:plan|subscription|seats?|licen[cs]es?|tier|package|edition|rate|account|per-seat)',
     "(?:currently|right now|today),? you(?:'re| are) (?:on|at)",
     "you(?:'re| are) (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)",
     '(?:our|my) (?:original|current|existing) (?:contract|plan|subscription|licen[cs]e|pricing|rate|seats)',
@@ -598,7 +602,7 @@ const EXISTING_CUSTOMER_FACTOR = 0.5;
 const EXISTING_CUSTOMER_POINTS = 3;
 /** Price talk: what something costs, per unit or period. */
 const PRICE_TALK =
-  /\b(?:how much|prices?|pricing|costs?|fees?|per (?:month|year|user|seat|location|unit|site|head|employee)|quotes?|a (?:month|year)|dollars|euros|pounds)\b|\$ ?\d/g;
+  /\b(?:how much|prices?|pricing|costs?|fees?|quotes?|dollars|euros|pounds|(?:[0-9][0-9,.]*|hundred|thousand|million) (?:a|per|each) [a-z]+|per (?:month|year|user|seat|location|unit|site|head|employee))\b|\$ ?\d/g;
 /** Distinct price phrases that make a call with an existing account a purchase. */
 const PRICED_PHRASES = 2;
 /** Points per discovery question the rep asks about the buyer ("how do you…?", "what does your team…?"). */
@@ -616,29 +620,22 @@ const OFF_CHANNEL_FACTOR = 0.5;
 /** Turns at the start of the call read for who opened it. */
 const OPENING_TURNS = 3;
 
-/** Questions in a turn that satisfy `about`: "?"-terminated sentences, or interrogative openings in unpunctuated text. */
-function countQuestions(text: string, about: (sentence: string) => boolean): number {
-  let n = 0;
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const ch = i < text.length ? text[i] : '.';
-    if (ch === '.' || ch === '!' || ch === '?' || ch === '\n') {
-      if (i > start) {
-        const sentence = text.slice(start, i).trim();
-        if ((ch === '?' || INTERROGATIVE_START.test(sentence)) && about(sentence)) n++;
-      }
-      start = i + 1;
-    }
-  }
-  return n;
-}
+/** A sentence with its terminator, if any. */
+const SENTENCE = /[^.!?\n]+[.!?\n]?/g;
 
-const isAboutBuyer = (sentence: string): boolean => ABOUT_YOU.test(sentence);
-const isAboutCapability = (sentence: string): boolean => CAPABILITY_QUESTION.test(sentence);
+/** The questions of a turn: "?"-terminated sentences, or interrogative openings in unpunctuated text. */
+function questionsOf(text: string): string[] {
+  const questions: string[] = [];
+  for (const m of text.matchAll(SENTENCE)) {
+    const sentence = m[0].trim();
+    if (sentence.endsWith('?') || INTERROGATIVE_START.test(sentence)) questions.push(sentence);
+  }
+  return questions;
+}
 
 /** How the call opened, read from its first turns. */
 interface Opening {
-  /** The other side opened with a need of their own, and the rep made no outbound introduction. */
+  /** The other side called: the rep picked up, or they opened with a need and the rep made no introduction. */
   callerOpened: boolean;
   /** The rep rang: the other side picked up a phone, or the rep checked who picked up. */
   repRang: boolean;
@@ -656,13 +653,16 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
   let repRang = false;
   let askedForSomeone = false;
   let reachedTarget = false;
+  let repAnswered = false;
   let meeting = false;
   for (let i = 0; i < Math.min(OPENING_TURNS, texts.length); i++) {
     const text = texts[i]!;
     if (MEETING_OPENING.test(text)) meeting = true;
     if (!repKnown) continue;
     if (isRep[i]) {
-      if (OUTBOUND_OPENING.test(text)) outbound = true;
+      // The rep picking up ("Thanks for calling Dialflow, this is Zanele") answers a call; it is no introduction.
+      if (i === 0 && PHONE_ANSWER.test(text.trim()) && !BARE_GREETING.test(text.trim())) repAnswered = true;
+      else if (OUTBOUND_OPENING.test(text)) outbound = true;
       if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = reachedTarget = true;
       if (ASKS_FOR_SOMEONE.test(text)) askedForSomeone = true;
     } else {
@@ -671,7 +671,7 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
     }
   }
   return {
-    callerOpened: callerNeed && !outbound && !repRang,
+    callerOpened: !repRang && (repAnswered || (callerNeed && !outbound)),
     repRang,
     askedForSomeone,
     reachedTarget: reachedTarget && !askedForSomeone,
@@ -714,17 +714,18 @@ function scale(scores: Scores, types: readonly CallType[], factor: number): void
 }
 
 /** Evidence from how the call opened: who rang whom, and whether it is a scheduled meeting. */
-function addOpeningEvidence(scores: Scores, opening: Opening): void {
+function addOpeningEvidence(scores: Scores, opening: Opening, existingCustomer: boolean): void {
   if (opening.callerOpened) add(scores, 'inbound_call', CALLER_OPENED_POINTS);
   if (opening.repRang && !opening.meeting) {
-    // Nobody demos or reviews an architecture on a call the rep placed unannounced; a call the rep placed without
-    // a prior touch or a screen to pass is cold.
+    // Nobody demos or reviews an architecture on a call the rep placed unannounced. The rep rang to pass a screen, to
+    // follow up a prior touch, or, without an account either, cold.
     scale(scores, ['technical_discovery', 'evaluation'], OFF_CHANNEL_FACTOR);
     // Whoever answered is screened past when the rep asks them for someone else, not when it is the person called.
     if (opening.reachedTarget) scale(scores, ['gatekeeper'], OFF_CHANNEL_FACTOR);
+    const warm = scores.warm_call ?? 0;
     if (opening.askedForSomeone) add(scores, 'gatekeeper', RANG_POINTS);
-    else if ((scores.warm_call ?? 0) < MIN_SCORE && (scores.gatekeeper ?? 0) < MIN_SCORE)
-      add(scores, 'cold_call', RANG_POINTS);
+    else if (warm > 0 && warm >= (scores.cold_call ?? 0)) add(scores, 'warm_call', RANG_POINTS);
+    else if (!existingCustomer && (scores.gatekeeper ?? 0) < MIN_SCORE) add(scores, 'cold_call', RANG_POINTS);
   }
   // A scheduled meeting is neither a cold call nor a screen by a receptionist.
   if (opening.meeting && !opening.repRang) scale(scores, ['cold_call', 'gatekeeper'], OFF_CHANNEL_FACTOR);
@@ -781,10 +782,14 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     readChars += text.length;
     if (isRep) {
       repChars += text.length;
-      if (!repAsked && (REP_ASK.test(text) || countQuestions(text, isAsk) > 0)) repAsked = true;
+      if (!repAsked && REP_ASK.test(text)) repAsked = true;
+      for (const q of questionsOf(text)) {
+        if (ABOUT_YOU.test(q)) repQuestions++;
+        if (!repAsked && CALL_TO_ACTION.test(q) && ABOUT_YOU.test(q)) repAsked = true;
+      }
+    } else if (repLabel !== null) {
+      for (const q of questionsOf(text)) if (CAPABILITY_QUESTION.test(q)) buyerQuestions++;
     }
-    if (isRep) repQuestions += countQuestions(text, isAboutBuyer);
-    else if (repLabel !== null) buyerQuestions += countQuestions(text, isAboutCapability);
     if (!existingCustomer && EXISTING_CUSTOMER.test(text)) existingCustomer = true;
     if (!higherPlan && HIGHER_PLAN.test(text)) higherPlan = true;
     if (pricePhrases.size < PRICED_PHRASES)
@@ -824,9 +829,9 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     add(scores, 'discovery', Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT);
   if (buyerQuestions > 0)
     add(scores, 'evaluation', Math.min(buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
-  addOpeningEvidence(scores, readOpening(openingTexts, openingIsRep, repLabel !== null));
-  if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
   const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
+  addOpeningEvidence(scores, opening, existingCustomer);
+  if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
   // A pitch to a stranger: the rep does most of the talking and asks for a commitment, in no meeting, with no
   // account and no caller with a need of their own.
   if (
