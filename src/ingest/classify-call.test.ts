@@ -305,4 +305,22 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('warm_call');
   });
+
+  it('reads repeated asks for a commitment as a pitch even when the other side talks more', () => {
+    const turns = dialogue([
+      ['Rep', 'Hi there.'],
+      [
+        'Other',
+        'Hello. I have to say I am careful with my money, I have been burnt before by groups that promised a lot and then spent it all on their offices.',
+      ],
+      ['Rep', 'Fair. You could give for one tree and see how it goes.'],
+      [
+        'Other',
+        'Maybe. I like trees, my street lost most of its trees a few years ago and it has been hotter every summer since then.',
+      ],
+      ['Rep', 'Then will you sign up for one tree this spring?'],
+      ['Other', 'Let me think about it, I will look at the website tonight and decide.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
+  });
 });

@@ -500,7 +500,7 @@ const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join(
 // ---- structural signals (who asks, who opened the call, what kind of call it is) ----
 /** A question in a sentence: "?"-terminated, or opening with an interrogative in unpunctuated text. */
 const INTERROGATIVE_START =
-  /^(?:(?:and|so|but|okay|ok|right|great|got it),? )?(?:could|can|would|do|does|did|are|is|have|has|how|what|what's|which|when|where|who|why)\b/;
+  /^(?:(?:and|so|but|okay|ok|right|great|got it),? )?(?:could|can|would|will|do|does|did|are|is|have|has|how|what|what's|which|when|where|who|why)\b/;
 const ABOUT_YOU = /\byou(?:r|rs)?\b/;
 /** The buyer asks what the product can do: "can it export…?", "what happens if…?", "how long does it take?" */
 const CAPABILITY_QUESTION =
@@ -542,11 +542,19 @@ const ASKS_FOR_SOMEONE =
 /** The rep asks the other side to commit to something: "would you like to…", "are you willing to…". */
 const REP_ASK =
   /\b(?:(?:would|do|will|could|can) you (?:like to|want to|wish to|be willing to|be interested in|be open to|consider|care to)|(?:are you|you're) (?:willing|interested|open) to|(?:i'd like|i want|i need|i'm asking|i'd love) (?:for )?you to|(?:ask|persuade|convince|encourage|invite) you to|(?:have you|would you have) (?:thought about|considered)|how much (?:would|will|could|can|are) you|will you (?:join|help|support|consider|make|sign|commit|try)|(?:can|could) (?:i|we) count on you|please consider) [a-z]+/;
-/** A question to the other side that calls for an action: buy, sign up, join, donate, give, try… */
-const CALL_TO_ACTION =
-  /\b(?:buy|buying|purchase|order|sign (?:up|on)|subscribe|join|commit|pledge|donate|donating|donation|contribute|contributing|contribution|give|giving|invest|investing|switch|spare|try)\b/;
+/** Verbs of a call to action: buy, sign up, join, donate, give, try… */
+const ACTION_VERBS =
+  'buy|buying|purchase|order|sign (?:up|on)|subscribe|join|commit|pledge|donate|donating|donation|contribute|contributing|contribution|give|giving|invest|investing|switch|spare|try';
+/** A question to the other side that calls for an action. */
+const CALL_TO_ACTION = new RegExp(`\\b(?:${ACTION_VERBS})\\b`);
+/** An ask put as a statement: "you can even donate a few cents", "if you want to sign up today…". */
+const ASK_STATEMENT = new RegExp(
+  `\\b(?:you (?:can|could|should|might|may) (?:even |also |just |still )?|if you (?:want|would like|'d like|wish|choose|decide) to )(?:${ACTION_VERBS})\\b`,
+);
 /** Points for cold_call when the rep pitches to a stranger: talks most of the call and asks for a commitment. */
 const PITCH_POINTS = 3;
+/** Turns with an ask that make a pitch whoever holds the call. */
+const PITCH_ASKS = 2;
 /** The rep's share of the words above which the rep is pitching rather than listening. */
 const PITCH_SHARE = 0.5;
 /** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
@@ -758,7 +766,7 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
   let repQuestions = 0;
   let buyerQuestions = 0;
-  let repAsked = false;
+  let repAsks = 0;
   let repChars = 0;
   let readChars = 0;
   let existingCustomer = false;
@@ -782,11 +790,13 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     readChars += text.length;
     if (isRep) {
       repChars += text.length;
-      if (!repAsked && REP_ASK.test(text)) repAsked = true;
+      let asks = REP_ASK.test(text) || ASK_STATEMENT.test(text);
       for (const q of questionsOf(text)) {
-        if (ABOUT_YOU.test(q)) repQuestions++;
-        if (!repAsked && CALL_TO_ACTION.test(q) && ABOUT_YOU.test(q)) repAsked = true;
+        if (!ABOUT_YOU.test(q)) continue;
+        repQuestions++;
+        if (CALL_TO_ACTION.test(q)) asks = true;
       }
+      if (asks) repAsks++;
     } else if (repLabel !== null) {
       for (const q of questionsOf(text)) if (CAPABILITY_QUESTION.test(q)) buyerQuestions++;
     }
@@ -825,22 +835,19 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     const evidence = unique + REPEAT_WEIGHT * (n - unique);
     add(scores, f.type, Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight);
   });
-  if (repQuestions > 0)
+  // Discovery is the rep asking and the buyer talking: a rep who holds most of the call asks as part of a pitch.
+  const repLeads = repChars > PITCH_SHARE * readChars;
+  if (repQuestions > 0 && !repLeads)
     add(scores, 'discovery', Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT);
   if (buyerQuestions > 0)
     add(scores, 'evaluation', Math.min(buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
   const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
   addOpeningEvidence(scores, opening, existingCustomer);
   if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
-  // A pitch to a stranger: the rep does most of the talking and asks for a commitment, in no meeting, with no
-  // account and no caller with a need of their own.
-  if (
-    repAsked &&
-    repChars > PITCH_SHARE * readChars &&
-    !existingCustomer &&
-    !opening.meeting &&
-    !opening.callerOpened
-  )
+  // A pitch to a stranger: the rep asks for a commitment again and again, or once while holding most of the call,
+  // in no meeting, with no account, no screen to pass and no caller with a need of their own.
+  const pitched = repAsks >= PITCH_ASKS || (repAsks > 0 && repLeads);
+  if (pitched && !existingCustomer && !opening.meeting && !opening.callerOpened && !opening.askedForSomeone)
     add(scores, 'cold_call', PITCH_POINTS);
   return decide(scores);
 }
