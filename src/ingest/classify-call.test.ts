@@ -323,4 +323,18 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('cold_call');
   });
+
+  it('reads an account that already has products with us, offered another one with a price, as cross-selling', () => {
+    const turns = dialogue([
+      ['Client', 'Dan, I assume this is about the renewal.'],
+      [
+        'Rep',
+        "Partly, the property renewal is fine. You've got property, liability and vehicles with us, but nothing for cyber.",
+      ],
+      ['Client', 'Who would hack a printing company?'],
+      ['Rep', 'Most attacks are not targeted. Cover like yours would be about nine hundred a year.'],
+      ['Client', 'How much would the excess be?'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
+  });
 });

@@ -450,6 +450,17 @@ const FAMILIES: readonly Family[] = [
       "\\b(?:in|for|during|after) (?:the|this|today's|our|yesterday's) demo\\b|\\b(?:i'll|let me|if you|you can|i) click\\b|\\bclick (?:here|on|this)\\b|\\bweeks? into the\\b|\\bgoals we (?:wrote|set|agreed)\\b|\\b(?:evaluation|test) criteria\\b|\\blike for like\\b|\\b(?:another|one other|the other) (?:option|vendor|tool|provider|supplier|product|platform)s?\\b" +
       '|\\bshortlist(?:ed)?\\b|\\bshow (?:us|me) (?:what|how)\\b|\\bif i (?:open|click|go (?:to|into)|select)\\b|\\byou can see (?:the|that|how|here)\\b|\\bhere you can see\\b|\\bwant(?:ed)? to see\\b|\\blist of (?:things|requirements|use cases|scenarios)\\b|\\bdiscuss (?:it )?internally\\b|\\breport builder\\b|\\bevaluat(?:e|ing|ion)\\b|\\btest (?:account|environment|run|data)\\b|\\bagainst the (?:goals|criteria)\\b|\\bbake-?off\\b|\\bfinalists?\\b|\\bproof point\\b',
   },
+  // evaluation: the buyer tests the product, checks references or watches it work.
+  {
+    type: 'evaluation',
+    by: 'any',
+    weight: 2,
+    cap: 3,
+    pattern:
+      '\\breference (?:call|check|customer|site)s?\\b|\\bsite visit\\b|\\bchoosing between\\b|\\b(?:second|another|first) (?:test|tasting|trial|run)\\b' +
+      '|\\b(?:two|three|four|five|six|[0-9]+) weeks in\\b|\\bverdict\\b|\\bshow me (?:how|again)\\b|\\bgo back a bit\\b|\\bthis button\\b|\\bkeep going\\b' +
+      '|\\bthe (?:test|trial) (?:run|batch|period|results?)\\b',
+  },
   // negotiation: legal terms, concessions, signatures.
   {
     type: 'negotiation',
@@ -587,12 +598,21 @@ const EXISTING_CUSTOMER = new RegExp(
     '(?:in|on|to|with|at|into) your account(?! (?:executive|hierarch))',
     '(?:pulled up|looking at|look at|checked|check) your account',
     '(?:our|my) account(?! (?:executive|hierarch|number))',
+    "(?:is|are|'s|already|everything) with us",
+    "you've got (?:[a-z]+,? ){1,4}with us",
+    '(?:your|the) (?:team.s )?usage (?:data|is|has|dropped|numbers|report)',
+    '(?:pulled|looked at|checked) (?:the|your) usage',
+    "(?:we've been|we were|we got|i've been|i was) (?:charged|billed|invoiced)",
+    '(?:turned|switched) on for (?:us|you)',
     // renewals, releases and earlier check-ins
-    '(?:your|our) renewal',
+    "(?:your|our|the) renewal(?:'s)?",
     'at renewal',
     'renewal date',
     '(?:spring|summer|autumn|fall|winter|latest|last|recent) release',
     '(?:on|in|during) (?:the|our|your) last (?:call|check-in|meeting|review|qbr)',
+    '(?:thirty|sixty|ninety|[0-9]+)[- ]day check[- ]?in',
+    '(?:onboarding|implementation) kickoff',
+    '(?:quarterly|business|exec|executive) (?:business )?reviews?',
     'last time (?:we|you) (?:added|bought|renewed|upgraded|expanded|ordered)',
   ].join('|')})\\b`,
 );
@@ -603,6 +623,8 @@ const HIGHER_PLAN =
 const UPSELL_POINTS = 3;
 /** Types whose evidence, on an existing account offered more, is about the expansion (price talk may be a renewal). */
 const EXPANSION_TOPICS: readonly CallType[] = ['technical_discovery', 'evaluation'];
+/** What the scores of account-only types keep on a call with no sign of an existing customer. */
+const NO_ACCOUNT_FACTOR = 0.75;
 /** What the scores of prospect-only types keep on a call with an existing customer. */
 const EXISTING_CUSTOMER_FACTOR = 0.5;
 /** Points for the type of a conversation with an existing account: cross_selling when it prices something, else
@@ -844,6 +866,8 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
   addOpeningEvidence(scores, opening, existingCustomer);
   if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
+  // Customer success and cross-selling are conversations with an account; without a sign of one, their cues weigh less.
+  else scale(scores, ['customer_success', 'cross_selling'], NO_ACCOUNT_FACTOR);
   // A pitch to a stranger: the rep asks for a commitment again and again, or once while holding most of the call,
   // in no meeting, with no account, no screen to pass and no caller with a need of their own.
   const pitched = repAsks >= PITCH_ASKS || (repAsks > 0 && repLeads);
