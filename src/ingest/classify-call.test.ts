@@ -337,4 +337,27 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
   });
+
+  it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
+    const turns = dialogue([
+      ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],
+      ['Rep', 'Understood. How many cafés do you run?'],
+      ['Caller', 'Four, and a fifth opens in February at the station.'],
+      ['Rep', 'What are you using at the moment, and how many tills per café?'],
+      ['Caller', 'An old Windows till, two per café.'],
+      ['Rep', 'And who else would help you decide?'],
+      ['Caller', 'Just me and my business partner.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('inbound_call');
+  });
+
+  it('reads a meeting set for technical questions as technical discovery', () => {
+    const turns = dialogue([
+      ['Rep', 'Quick agenda: Yvonne will walk through the technical questions on your workflows.'],
+      ['Buyer', 'How does your system handle a sample whose barcode does not scan?'],
+      ['Rep', 'Manual entry with a second check. Which instruments do you run?'],
+      ['Buyer', 'Two liquid handlers and a plate reader. Is there an API for the results?'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('technical_discovery');
+  });
 });

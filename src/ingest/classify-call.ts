@@ -493,6 +493,16 @@ const FAMILIES: readonly Family[] = [
       '\\b(?:solutions?|sales|integration|technical|application|field|energy|security|data|enterprise) (?:engineer|architect)s?\\b' +
       '|\\bour (?:engineer|architect|cto|technical lead)\\b',
   },
+  // technical_discovery: the meeting is named for technical questions and requirements.
+  {
+    type: 'technical_discovery',
+    by: 'any',
+    weight: 2.5,
+    cap: 2,
+    pattern:
+      '\\btechnical (?:questions?|deep[- ]dive|requirements|review|session|discussion|details|fit|due diligence|stakeholders)\\b' +
+      '|\\b(?:architecture|integration|security|infrastructure|it) (?:questions|requirements|deep[- ]dive)\\b',
+  },
   // discovery: the rep learns the buyer's situation, impact and stakeholders.
   {
     type: 'discovery',
@@ -857,13 +867,18 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     const evidence = unique + REPEAT_WEIGHT * (n - unique);
     add(scores, f.type, Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight);
   });
-  // Discovery is the rep asking and the buyer talking: a rep who holds most of the call asks as part of a pitch.
+  const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
+  // Discovery is the rep asking and the buyer talking: a rep who holds most of the call asks as part of a pitch, and
+  // a rep who was called qualifies the caller.
   const repLeads = repChars > PITCH_SHARE * readChars;
   if (repQuestions > 0 && !repLeads)
-    add(scores, 'discovery', Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT);
+    add(
+      scores,
+      opening.callerOpened ? 'inbound_call' : 'discovery',
+      Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT,
+    );
   if (buyerQuestions > 0)
     add(scores, 'evaluation', Math.min(buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
-  const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
   addOpeningEvidence(scores, opening, existingCustomer);
   if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
   // Customer success and cross-selling are conversations with an account; without a sign of one, their cues weigh less.
