@@ -21,8 +21,19 @@ export interface Config {
   /** app_url = `${publicAppBaseUrl}/calls/{id}`. */
   publicAppBaseUrl: string;
   serviceEnv: 'production' | 'staging';
+  /** disk: files in DATA_DIR/recordings behind the API's signed upload route; s3: a bucket with presigned PUT URLs. */
   recordingsStore: 'disk' | 's3';
-  s3: { bucket: string | undefined; endpoint: string | undefined; region: string | undefined };
+  /**
+   * RECORDINGS_STORE=s3 only (S3_BUCKET is then required). Endpoint for S3-compatible stores; region unset: the AWS
+   * SDK's chain (or us-east-1 with an endpoint); path-style addressing defaults to on when an endpoint is given.
+   * Credentials always come from the SDK's default chain (environment, shared files, instance or task role).
+   */
+  s3: {
+    bucket: string | undefined;
+    endpoint: string | undefined;
+    region: string | undefined;
+    forcePathStyle: boolean | undefined;
+  };
   /** Requests per minute. */
   rateLimitPerKey: number;
   rateLimitPerIp: number;
@@ -85,8 +96,15 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/** The start-up message for RECORDINGS_STORE=s3 without a bucket. */
+export const S3_BUCKET_REQUIRED =
+  'RECORDINGS_STORE=s3 needs S3_BUCKET (the bucket recordings are uploaded to); set S3_BUCKET, plus S3_REGION and ' +
+  'S3_ENDPOINT for a store other than AWS S3, or unset RECORDINGS_STORE to keep recordings in DATA_DIR';
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080);
+  const recordingsStore = oneOf(env, 'RECORDINGS_STORE', ['disk', 's3'] as const, 'disk');
+  if (recordingsStore === 's3' && !env.S3_BUCKET) throw new ConfigError(S3_BUCKET_REQUIRED);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -97,8 +115,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicApiBaseUrl: trimSlash(env.PUBLIC_API_BASE_URL || `http://localhost:${port}/v1`),
     publicAppBaseUrl: trimSlash(env.PUBLIC_APP_BASE_URL || `http://localhost:${port}`),
     serviceEnv: oneOf(env, 'SERVICE_ENV', ['production', 'staging'] as const, 'production'),
-    recordingsStore: oneOf(env, 'RECORDINGS_STORE', ['disk', 's3'] as const, 'disk'),
-    s3: { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION },
+    recordingsStore,
+    s3: {
+      bucket: env.S3_BUCKET || undefined,
+      endpoint: env.S3_ENDPOINT || undefined,
+      region: env.S3_REGION || undefined,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE'),
+    },
     rateLimitPerKey: int(env, 'RATE_LIMIT_PER_KEY', 120, 1),
     rateLimitPerIp: int(env, 'RATE_LIMIT_PER_IP', 30, 1),
     worker: oneOf(env, 'WORKER', ['inline', 'off'] as const, 'inline'),

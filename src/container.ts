@@ -1,17 +1,18 @@
 /**
  * Composition root: picks each implementation from the config in one place and returns the dependencies
- * plus close(). SQLite|PostgreSQL, memory|Redis rate limits, disk recordings, rules|LLM scorer, heuristic
+ * plus close(). SQLite|PostgreSQL, memory|Redis rate limits, disk|S3 recordings, rules|LLM scorer, heuristic
  * speaker inference (with the model asked when it abstains, under SCORER=llm).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, S3_BUCKET_REQUIRED, type Config } from './config.js';
 import { createStore, migrate, type Store } from './store/db.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/memory.js';
 import { createRedisRateLimiter } from './rate-limit/redis.js';
 import { createDiskRecordingStore, type DiskRecordingStore } from './recordings/disk.js';
+import { createS3RecordingStore, type S3RecordingStore } from './recordings/s3.js';
 import type { IngestDeps } from './ingest/ingest-call.js';
 import { createHeuristicInferrer } from './ingest/infer-speaker.js';
 import { chainInferrers, createModelInferrer } from './ingest/model-inferrer.js';
@@ -25,7 +26,8 @@ export interface AppDeps {
   config: Config;
   store: Store;
   limiter: RateLimiter;
-  recordings: DiskRecordingStore;
+  recordings: DiskRecordingStore | S3RecordingStore;
+  /** HMAC key of the disk store's upload URLs (empty with S3, which signs its own). */
   uploadSecret: Buffer;
   ingest: IngestDeps;
   /** false silences request logs (tests, benchmarks). */
@@ -73,6 +75,23 @@ export function createInferrer(config: Config): SpeakerInferrer {
   return chainInferrers(createHeuristicInferrer(), createModelInferrer(llmEndpoint(config)));
 }
 
+/** RECORDINGS_STORE: files in DATA_DIR behind our signed upload route, or a bucket with presigned PUT URLs. */
+export function createRecordingStore(
+  config: Config,
+  uploadSecret: Buffer,
+): DiskRecordingStore | S3RecordingStore {
+  if (config.recordingsStore === 's3') {
+    const { bucket, endpoint, region, forcePathStyle } = config.s3;
+    if (!bucket) throw new ConfigError(S3_BUCKET_REQUIRED);
+    return createS3RecordingStore({ bucket, endpoint, region, forcePathStyle });
+  }
+  return createDiskRecordingStore({
+    dir: path.join(config.dataDir, 'recordings'),
+    uploadBaseUrl: uploadBaseUrl(config.publicApiBaseUrl),
+    secret: uploadSecret,
+  });
+}
+
 export async function openStore(config: Config, options: { apiThreads?: boolean } = {}): Promise<Store> {
   const store = createStore({
     databaseUrl: config.databaseUrl,
@@ -89,12 +108,8 @@ export async function createContainer(config: Config, options: { logger?: boolea
   const limiter = config.redisUrl
     ? createRedisRateLimiter({ url: config.redisUrl, prefix: `${config.redisKeyPrefix}rl:` })
     : createMemoryRateLimiter({});
-  const uploadSecret = uploadSigningSecret(config);
-  const recordings = createDiskRecordingStore({
-    dir: path.join(config.dataDir, 'recordings'),
-    uploadBaseUrl: uploadBaseUrl(config.publicApiBaseUrl),
-    secret: uploadSecret,
-  });
+  const uploadSecret = config.recordingsStore === 'disk' ? uploadSigningSecret(config) : Buffer.alloc(0);
+  const recordings = createRecordingStore(config, uploadSecret);
   return {
     config,
     store,
@@ -104,12 +119,14 @@ export async function createContainer(config: Config, options: { logger?: boolea
     logger: options.logger,
     ingest: {
       store,
+      recordings,
       inferrer: createInferrer(config),
       classify: (turns, repLabel) => classifyCall(turns, repLabel).callType,
       inferenceDeadlineMs: INFERENCE_DEADLINE_MS,
     },
     async close() {
       await limiter.close();
+      recordings.close?.();
       await store.close();
     },
   };

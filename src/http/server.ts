@@ -131,11 +131,14 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
 
-  await app.register(uploadRoutes, {
-    store: deps.store,
-    recordings: deps.recordings,
-    secret: deps.uploadSecret,
-  });
+  // The disk store's signed PUT target; with S3 the client uploads to the bucket's presigned URL instead.
+  if (deps.recordings.kind === 'disk') {
+    await app.register(uploadRoutes, {
+      store: deps.store,
+      recordings: deps.recordings,
+      secret: deps.uploadSecret,
+    });
+  }
   await app.register(webRoutes, { config: deps.config, store: deps.store, recordings: deps.recordings });
   return app;
 }

@@ -13,6 +13,8 @@ import { storeIngestedCall } from '../store/ingest.repo.js';
 import { findRecording } from '../store/recordings.repo.js';
 import { checkTranscriptLimits, parseTranscript, speakerLabels, type Turn } from './transcript.js';
 import { digestInThread } from './digest-thread.js';
+import { confirmRecordingUpload } from './confirm-recording.js';
+import type { RecordingStore } from '../recordings/store.js';
 import { resolveRep } from './resolve-rep.js';
 import { resolveSpeaker, type SpeakerInferrer, type SpeakerResolution } from './resolve-speaker.js';
 import { selectScorecard } from './select-scorecard.js';
@@ -26,6 +28,8 @@ export interface IngestDeps {
   classify: (turns: Turn[], repLabel: string) => string | null;
   /** Server deadline for inference and classification together, below the client's 60 s timeout. */
   inferenceDeadlineMs: number;
+  /** Where recordings are stored: step 12 checks a pending recording there (size must equal size_bytes). */
+  recordings?: RecordingStore;
 }
 
 export interface IngestOutcome {
@@ -115,10 +119,13 @@ export async function ingestCall(
     scorecardId: request.scorecard_id,
   });
 
-  // 12. Recording: it must exist in the account, be uploaded and be free.
+  // 12. Recording: it must exist in the account, be uploaded and be free. A pending one is looked up in the
+  // store first: with S3 the client uploads straight to the bucket, so this is where the service learns of it.
   const recordingId = request.recording_id ?? null;
   if (recordingId) {
-    const recording = await findRecording(store.db, caller.accountId, recordingId);
+    let recording = await findRecording(store.db, caller.accountId, recordingId);
+    if (recording?.status === 'pending' && deps.recordings)
+      recording = await confirmRecordingUpload(store, deps.recordings, recording);
     if (!recording || recording.status !== 'uploaded') {
       const message = 'No uploaded recording with this id exists; upload the file to upload_url first.';
       throw new AppError('recording_not_found', message, { fields: [{ field: 'recording_id', message }] });

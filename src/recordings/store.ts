@@ -1,7 +1,8 @@
 /**
  * The recording-store port: where recording bytes live. Embedded default: files on disk behind HMAC-signed upload
- * URLs (disk.ts); scale-out: an S3-compatible bucket with presigned PUT URLs. The client always uploads straight
- * to `createUpload`'s URL, so the interface never carries the bytes of an upload itself.
+ * URLs (disk.ts); scale-out: an S3-compatible bucket with presigned PUT URLs (s3.ts). API clients always upload
+ * straight to `createUpload`'s URL, so the interface never carries the bytes of their uploads; only the web
+ * application's own form hands bytes to `writeUpload`.
  */
 
 export interface UploadTarget {
@@ -13,7 +14,25 @@ export interface UploadTarget {
   expiresAt: Date;
 }
 
+/** The body of an upload did not have the signed length; nothing was stored. */
+export class UploadLengthError extends Error {
+  constructor(
+    readonly expectedBytes: number,
+    /** Bytes read before giving up: more than expected means reading stopped at the first excess chunk. */
+    readonly receivedBytes: number,
+  ) {
+    super(
+      receivedBytes > expectedBytes
+        ? `Upload exceeds the signed size of ${expectedBytes} bytes`
+        : `Upload ended after ${receivedBytes} of the signed ${expectedBytes} bytes`,
+    );
+    this.name = 'UploadLengthError';
+  }
+}
+
 export interface RecordingStore {
+  /** Which implementation: `disk` also needs the API's own upload route (recordings.routes.ts). */
+  readonly kind: 'disk' | 's3';
   /** A URL the client PUTs the bytes to, valid until expiresAt, with the headers it must send exactly. */
   createUpload(input: {
     key: string;
@@ -21,6 +40,16 @@ export interface RecordingStore {
     sizeBytes: number;
     expiresAt: Date;
   }): Promise<UploadTarget>;
+  /**
+   * Stores the bytes of `stream` under `key` when it holds exactly `expectedBytes`; rejects with UploadLengthError
+   * otherwise, and nothing is stored. A reader never sees a partial object.
+   */
+  writeUpload(
+    key: string,
+    stream: NodeJS.ReadableStream,
+    expectedBytes: number,
+    contentType?: string,
+  ): Promise<void>;
   /** Size of the stored object, or null when nothing was uploaded. */
   stat(key: string): Promise<{ sizeBytes: number } | null>;
   /**
@@ -30,4 +59,6 @@ export interface RecordingStore {
   read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream>;
   /** Removes the object if present. */
   remove(key: string): Promise<void>;
+  /** Releases connections, if the store holds any. */
+  close?(): void;
 }

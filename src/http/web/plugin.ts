@@ -16,7 +16,7 @@ import { coachingRoutes } from './coaching/routes.js';
 import { csvRoutes } from './coaching/csv.routes.js';
 import { newCallRoutes } from './coaching/new-call.routes.js';
 import { scorecardRoutes } from './scorecards/routes.js';
-import type { DiskRecordingStore } from '../../recordings/disk.js';
+import type { RecordingStore } from '../../recordings/store.js';
 import { loginRoutes } from './login.routes.js';
 import { applySecurityHeaders, sendPage } from './render.js';
 import { loadSession } from './session.js';
@@ -30,7 +30,7 @@ export interface WebRoutesOptions {
   /** Failed sign-in counters; one per process unless given. */
   throttle?: SignInThrottle;
   /** Where call recordings live (playback and uploads from the web app); without it, neither is offered. */
-  recordings?: DiskRecordingStore;
+  recordings?: RecordingStore;
 }
 
 /** The HTML 404 for paths outside /v1 (used by the server's not-found handler). */

@@ -21,7 +21,7 @@ import {
   transcriptFingerprint,
   type Turn,
 } from '../../../ingest/transcript.js';
-import type { DiskRecordingStore } from '../../../recordings/disk.js';
+import type { RecordingStore } from '../../../recordings/store.js';
 import { MAX_RECORDING_BYTES, RECORDING_CONTENT_TYPES } from '../../v1/schemas.js';
 import { findCallByFingerprint, insertCallIfAbsent, insertTranscript } from '../../../store/calls.repo.js';
 import { assignableMembers, teamScorecardFor } from '../../../store/coaching.repo.js';
@@ -36,7 +36,7 @@ import { NewCallPage, type NewCallErrors, type NewCallValues } from './new-call.
 export interface NewCallRoutesOptions {
   db: Kysely<Database>;
   staging: boolean;
-  recordings?: DiskRecordingStore | undefined;
+  recordings?: RecordingStore | undefined;
 }
 
 const MULTIPART_LIMIT = MAX_RECORDING_BYTES + 2 * 1024 * 1024;
@@ -250,7 +250,7 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
     if (recordingFile && options.recordings) {
       recordingId = `rec_${randomUUID().replace(/-/g, '')}`;
       const bytes = Buffer.from(await recordingFile.arrayBuffer());
-      await options.recordings.writeUpload(recordingId, Readable.from([bytes]), bytes.length);
+      await options.recordings.writeUpload(recordingId, Readable.from([bytes]), bytes.length, recordingType);
     }
     const call: Call = {
       id: randomUUID(),
