@@ -360,4 +360,21 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('technical_discovery');
   });
+
+  it("reads an answer for someone else's office as a screen, even when the rep follows up an earlier note", () => {
+    const turns = dialogue([
+      ['Desk', 'Office of Paul Hendricks, this is Monica.'],
+      ['Rep', "Hi Monica, it's Alexei. I sent Paul a note last week, and I said I'd follow up by phone."],
+      ['Desk', 'I screen his emails, and I saw it. He has not replied, so it is not a priority.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('gatekeeper');
+  });
+
+  it('does not read a conference room as a prior touch', () => {
+    const turns = dialogue([
+      ['Client', "Can everyone hear me? I'm in a conference room with no signal."],
+      ['Csm', 'We can. Your open rates dropped, so Wei from support is here.'],
+    ]);
+    expect(classifyCall(turns, 'Csm').scores.warm_call).toBeUndefined();
+  });
 });

@@ -83,7 +83,7 @@ const FAMILIES: readonly Family[] = [
     pattern:
       '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked a question)\\b' +
       "|\\b(?:suggested|recommended|said) (?:that )?(?:i|we) (?:get in touch|reach out|call|contact|give you a (?:ring|call|bell)|speak)\\b|\\byou'd be expecting\\b" +
-      '|\\bwe met at\\b|\\bwebinar\\b|\\bconference\\b|\\bexpo\\b|\\btrade ?show\\b|\\bsummit\\b|\\bmeetup\\b|\\bwe (?:chatted|spoke|met|talked) at (?:the|your|our)\\b|\\bbooth\\b' +
+      '|\\bwe met at\\b|\\bwebinar\\b|\\bconference(?! (?:room|call|line|bridge))\\b|\\bexpo\\b|\\btrade ?show\\b|\\bsummit\\b|\\bmeetup\\b|\\bwe (?:chatted|spoke|met|talked) at (?:the|your|our)\\b|\\bbooth\\b' +
       "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\breferr(?:ed|al)\\b|\\bfree trial account\\b|\\bthanks for calling back\\b" +
       '|\\b(?:your|a) colleague (?:suggested|mentioned)\\b|\\bmentioned you\\b|\\bvouch(?:es)? for\\b',
   },
@@ -560,6 +560,8 @@ const WHO_PICKED_UP = new RegExp(
 /** The rep asks whoever answered for someone else: "could I speak to the owner?", "I'm trying to reach your CFO". */
 const ASKS_FOR_SOMEONE =
   /\b(?:(?:could|can|may) i (?:speak|talk|have a word) (?:to|with)|(?:trying|hoping|looking) to (?:reach|speak|talk|get hold of|get through to|get a (?:word|message))|i'?m (?:looking for|after) (?!a |an |some)|is (?:mr|mrs|ms|dr)\.? [a-z]+|put me through|connect me (?:to|with))\b/;
+/** Whoever picks up answers for someone else: "Office of Paul Hendricks", "how may I direct your call?" */
+const ANSWERS_FOR_SOMEONE = /\b(?:office of|[a-z]+'s office|how (?:can|may) i direct|front desk|reception)\b/;
 /** The rep asks the other side to commit to something: "would you like to…", "are you willing to…". */
 const REP_ASK =
   /\b(?:(?:would|do|will|could|can) you (?:like to|want to|wish to|be willing to|be interested in|be open to|consider|care to)|(?:are you|you're) (?:willing|interested|open) to|(?:i'd like|i want|i need|i'm asking|i'd love) (?:for )?you to|(?:ask|persuade|convince|encourage|invite) you to|(?:have you|would you have) (?:thought about|considered)|how much (?:would|will|could|can|are) you|will you (?:join|help|support|consider|make|sign|commit|try)|(?:can|could) (?:i|we) count on you|please consider) [a-z]+/;
@@ -707,7 +709,10 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
       if (ASKS_FOR_SOMEONE.test(text)) askedForSomeone = true;
     } else {
       if (CALLER_NEED.test(text)) callerNeed = true;
-      if (i === 0 && PHONE_ANSWER.test(text.trim())) repRang = true;
+      if (i === 0 && PHONE_ANSWER.test(text.trim())) {
+        repRang = true;
+        if (ANSWERS_FOR_SOMEONE.test(text)) askedForSomeone = true;
+      }
     }
   }
   return {
@@ -763,8 +768,11 @@ function addOpeningEvidence(scores: Scores, opening: Opening, existingCustomer: 
     // Whoever answered is screened past when the rep asks them for someone else, not when it is the person called.
     if (opening.reachedTarget) scale(scores, ['gatekeeper'], OFF_CHANNEL_FACTOR);
     const warm = scores.warm_call ?? 0;
-    if (opening.askedForSomeone) add(scores, 'gatekeeper', RANG_POINTS);
-    else if (warm > 0 && warm >= (scores.cold_call ?? 0)) add(scores, 'warm_call', RANG_POINTS);
+    // A call that never gets past the screen is about getting through it; touch and pitch are told to the screen.
+    if (opening.askedForSomeone) {
+      scale(scores, ['cold_call', 'warm_call'], OFF_CHANNEL_FACTOR);
+      add(scores, 'gatekeeper', RANG_POINTS);
+    } else if (warm > 0 && warm >= (scores.cold_call ?? 0)) add(scores, 'warm_call', RANG_POINTS);
     else if (!existingCustomer && (scores.gatekeeper ?? 0) < MIN_SCORE) add(scores, 'cold_call', RANG_POINTS);
   }
   // A scheduled meeting is neither a cold call nor a screen by a receptionist.
