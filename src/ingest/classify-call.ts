@@ -2,8 +2,11 @@
  * Pure: call-type classification from the transcript (spec `call_type`, DESIGN 1b step 10). Each type has phrase
  * families; a family's phrases score more when said by the side that would naturally say them (the rep's
  * "thanks for calling", the customer's "I'm calling about my order"). When the rep is unknown, every side counts at a
- * middle weight. A weak best score or a small lead falls back to `discovery` (`fallback: true`).
- * Linear time: one scan per turn with one combined, precompiled regular expression.
+ * middle weight. The structure of the call weighs in beside the wording: who opened it (the rep rang, was called, or
+ * met someone at an agreed time), whether the other side is already a customer, who asks whom about what, and whether
+ * the rep pitches and asks for a commitment. A weak best score or a small lead over discovery falls back to
+ * `discovery` (`fallback: true`).
+ * Linear time: one scan per turn with one combined, precompiled regular expression, plus a few per-turn tests.
  */
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
@@ -518,7 +521,7 @@ const FAMILIES: readonly Family[] = [
 
 const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
 
-// ---- structural signals (who asks, who opened the call, what kind of call it is) ----
+// ---- questions and asks: who asks whom about what ----
 /** A question in a sentence: "?"-terminated, or opening with an interrogative in unpunctuated text. */
 const INTERROGATIVE_START =
   /^(?:(?:and|so|but|okay|ok|right|great|got it),? )?(?:could|can|would|will|do|does|did|are|is|have|has|how|what|what's|which|when|where|who|why)\b/;
@@ -526,6 +529,32 @@ const ABOUT_YOU = /\byou(?:r|rs)?\b/;
 /** The buyer asks what the product can do: "can it export…?", "what happens if…?", "how long does it take?" */
 const CAPABILITY_QUESTION =
   /^(?:(?:and|so|but|okay|ok|right|also|then|wait)[,]? )*(?:(?:can|could|does|will|would) (?:it|that|this|the (?:system|tool|platform|product|app|machine|unit|software))|is (?:it|there a|there an|there any)|are there|what happens (?:if|when|to)|what if|how (?:does|do|would|long does) (?:it|that|this|they))\b/;
+/** The rep asks the other side to commit to something: "would you like to…", "are you willing to…". */
+const REP_ASK =
+  /\b(?:(?:would|do|will|could|can) you (?:like to|want to|wish to|be willing to|be interested in|be open to|consider|care to)|(?:are you|you're) (?:willing|interested|open) to|(?:i'd like|i want|i need|i'm asking|i'd love) (?:for )?you to|(?:ask|persuade|convince|encourage|invite) you to|(?:have you|would you have) (?:thought about|considered)|how much (?:would|will|could|can|are) you|will you (?:join|help|support|consider|make|sign|commit|try)|(?:can|could) (?:i|we) count on you|please consider) [a-z]+/;
+/** Verbs of a call to action: buy, sign up, join, donate, give, try… */
+const ACTION_VERBS =
+  'buy|buying|purchase|order|sign (?:up|on)|subscribe|join|commit|pledge|donate|donating|donation|contribute|contributing|contribution|give|giving|invest|investing|switch|spare|try';
+/** A question to the other side that calls for an action. */
+const CALL_TO_ACTION = new RegExp(`\\b(?:${ACTION_VERBS})\\b`);
+/** An ask put as a statement: "you can even donate a few cents", "if you want to sign up today…". */
+const ASK_STATEMENT = new RegExp(
+  `\\b(?:you (?:can|could|should|might|may) (?:even |also |just |still )?|if you (?:want|would like|'d like|wish|choose|decide) to )(?:${ACTION_VERBS})\\b`,
+);
+/** A sentence with its terminator, if any. */
+const SENTENCE = /[^.!?\n]+[.!?\n]?/g;
+
+/** The questions of a turn: "?"-terminated sentences, or interrogative openings in unpunctuated text. */
+function questionsOf(text: string): string[] {
+  const questions: string[] = [];
+  for (const m of text.matchAll(SENTENCE)) {
+    const sentence = m[0].trim();
+    if (sentence.endsWith('?') || INTERROGATIVE_START.test(sentence)) questions.push(sentence);
+  }
+  return questions;
+}
+
+// ---- the opening: who rang whom, whether it is a scheduled meeting ----
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
   /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) |is this the (?:right|person|sales|support|team|department)|(?:they|someone) (?:transferred|put) me|why i'?m (?:calling|ringing))/;
@@ -562,35 +591,69 @@ const ASKS_FOR_SOMEONE =
   /\b(?:(?:could|can|may) i (?:speak|talk|have a word) (?:to|with)|(?:trying|hoping|looking) to (?:reach|speak|talk|get hold of|get through to|get a (?:word|message))|i'?m (?:looking for|after) (?!a |an |some)|is (?:mr|mrs|ms|dr)\.? [a-z]+|put me through|connect me (?:to|with))\b/;
 /** Whoever picks up answers for someone else: "Office of Paul Hendricks", "how may I direct your call?" */
 const ANSWERS_FOR_SOMEONE = /\b(?:office of|[a-z]+'s office|how (?:can|may) i direct|front desk|reception)\b/;
-/** The rep asks the other side to commit to something: "would you like to…", "are you willing to…". */
-const REP_ASK =
-  /\b(?:(?:would|do|will|could|can) you (?:like to|want to|wish to|be willing to|be interested in|be open to|consider|care to)|(?:are you|you're) (?:willing|interested|open) to|(?:i'd like|i want|i need|i'm asking|i'd love) (?:for )?you to|(?:ask|persuade|convince|encourage|invite) you to|(?:have you|would you have) (?:thought about|considered)|how much (?:would|will|could|can|are) you|will you (?:join|help|support|consider|make|sign|commit|try)|(?:can|could) (?:i|we) count on you|please consider) [a-z]+/;
-/** Verbs of a call to action: buy, sign up, join, donate, give, try… */
-const ACTION_VERBS =
-  'buy|buying|purchase|order|sign (?:up|on)|subscribe|join|commit|pledge|donate|donating|donation|contribute|contributing|contribution|give|giving|invest|investing|switch|spare|try';
-/** A question to the other side that calls for an action. */
-const CALL_TO_ACTION = new RegExp(`\\b(?:${ACTION_VERBS})\\b`);
-/** An ask put as a statement: "you can even donate a few cents", "if you want to sign up today…". */
-const ASK_STATEMENT = new RegExp(
-  `\\b(?:you (?:can|could|should|might|may) (?:even |also |just |still )?|if you (?:want|would like|'d like|wish|choose|decide) to )(?:${ACTION_VERBS})\\b`,
-);
-/** Points for cold_call when the rep pitches to a stranger: talks most of the call and asks for a commitment. */
-const PITCH_POINTS = 3;
-/** Turns with an ask that make a pitch whoever holds the call. */
-const PITCH_ASKS = 2;
-/** The rep's share of the words above which the rep is pitching rather than listening. */
-const PITCH_SHARE = 0.5;
 /** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
 const MEETING_OPENING =
   /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are) joining|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
+/** Turns at the start of the call read for who opened it. */
+const OPENING_TURNS = 3;
+
+/** How the call opened, read from its first turns. */
+interface Opening {
+  /** The other side called: the rep picked up, or they opened with a need and the rep made no introduction. */
+  callerOpened: boolean;
+  /** The rep rang: the other side picked up a phone, or the rep checked who picked up. */
+  repRang: boolean;
+  /** The rep reached a screen: whoever answered did so for someone else, or was asked for someone else. */
+  screened: boolean;
+  /** The rep checked that whoever answered is the person they called ("is this Raj?"). */
+  reachedTarget: boolean;
+  /** A scheduled meeting: people joining, hearing each other, an agreed slot. */
+  meeting: boolean;
+}
+
+function readOpening(texts: readonly string[], isRep: readonly boolean[], repKnown: boolean): Opening {
+  let callerNeed = false;
+  let outbound = false;
+  let repAnswered = false;
+  let repRang = false;
+  let screened = false;
+  let reachedTarget = false;
+  let meeting = false;
+  texts.forEach((text, i) => {
+    if (MEETING_OPENING.test(text)) meeting = true;
+    if (!repKnown) return;
+    const whole = text.trim();
+    if (isRep[i]) {
+      // The rep picking up ("Thanks for calling Dialflow, this is Zanele") answers a call; it is no introduction.
+      if (i === 0 && PHONE_ANSWER.test(whole) && !BARE_GREETING.test(whole)) repAnswered = true;
+      else if (OUTBOUND_OPENING.test(text)) outbound = true;
+      if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = reachedTarget = true;
+      if (ASKS_FOR_SOMEONE.test(text)) screened = true;
+    } else {
+      if (CALLER_NEED.test(text)) callerNeed = true;
+      if (i === 0 && PHONE_ANSWER.test(whole)) {
+        repRang = true;
+        if (ANSWERS_FOR_SOMEONE.test(text)) screened = true;
+      }
+    }
+  });
+  return {
+    callerOpened: !repRang && (repAnswered || (callerNeed && !outbound)),
+    repRang,
+    screened,
+    reachedTarget: reachedTarget && !screened,
+    meeting,
+  };
+}
+
+// ---- the account: is the other side already a customer, and is something priced ----
 /**
  * The buyer is already a customer: their current plan, contract or seats, their use of the product, their renewal,
  * an earlier check-in. Whoever says it, the call is about an existing account, not a prospect.
  */
 const EXISTING_CUSTOMER = new RegExp(
   `\\b(?:${[
-    // what they have now
-    // (not "your current contract", which may be with a competitor)
+    // what they have now (not "your current contract", which may be with a competitor)
     'your (?:current|existing) (?:plan|subscription|seats?|licen[cs]es?|tier|package|edition|rate|account|per-seat)',
     "(?:currently|right now|today),? you(?:'re| are) (?:on|at)",
     "you(?:'re| are) (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)",
@@ -631,113 +694,85 @@ const EXISTING_CUSTOMER = new RegExp(
 /** A higher plan or edition: offered to an existing customer, an upsell. */
 const HIGHER_PLAN =
   /\b(?:enterprise|premium|pro|business|professional|higher|advanced|plus) (?:plan|tier|edition|package|bundle)\b/;
-/** Points for cross_selling when an existing customer is offered a higher plan. */
-const UPSELL_POINTS = 3;
-/** Types whose evidence, on an existing account offered more, is about the expansion (price talk may be a renewal). */
-const EXPANSION_TOPICS: readonly CallType[] = ['technical_discovery', 'evaluation'];
-/** What the scores of account-only types keep on a call with no sign of an existing customer. */
-const NO_ACCOUNT_FACTOR = 0.75;
-/** What the scores of prospect-only types keep on a call with an existing customer. */
-const EXISTING_CUSTOMER_FACTOR = 0.5;
-/** Points for the type of a conversation with an existing account: cross_selling when it prices something, else
- * customer_success. */
-const EXISTING_CUSTOMER_POINTS = 3;
 /** Price talk: what something costs, per unit or period. */
 const PRICE_TALK =
   /\b(?:how much|prices?|pricing|costs?|fees?|quotes?|dollars|euros|pounds|(?:[0-9][0-9,.]*|hundred|thousand|million) (?:a|per|each) [a-z]+|per (?:month|year|user|seat|location|unit|site|head|employee))\b|\$ ?\d/g;
 /** Distinct price phrases that make a call with an existing account a purchase. */
 const PRICED_PHRASES = 2;
+
+// ---- weights ----
+/** Characters of utterance text read in full; longer calls are read at an even stride of whole turns. */
+const TEXT_BUDGET = 80_000;
+/** What a repeated phrase adds, relative to a new one. */
+const REPEAT_WEIGHT = 0.25;
+/** How much a phrase counts when said by the unexpected side, or when the rep is unknown. */
+const OFF_SIDE_FACTOR = 0.35;
+const UNKNOWN_SIDE_FACTOR = 0.75;
 /** Points per discovery question the rep asks about the buyer ("how do you…?", "what does your team…?"). */
 const REP_QUESTION_WEIGHT = 0.3;
 const REP_QUESTION_CAP = 8;
 /** Points per question the buyer asks about what the product can do: an evaluation of it. */
 const BUYER_QUESTION_WEIGHT = 0.75;
 const BUYER_QUESTION_CAP = 6;
-/** Points when the other side opened the call with a need and the rep did not open with an outbound introduction. */
+/** Points for inbound_call when the other side called. */
 const CALLER_OPENED_POINTS = 4;
-/** Points for cold_call when the rep rang someone who picked up, and no prior touch or screen explains the call. */
+/** Points for the kind of call the rep placed: past a screen, after a prior touch, or cold. */
 const RANG_POINTS = 3;
 /** What the scores of meeting-only types keep on a call the rep rang, and of phone-only types in a meeting. */
 const OFF_CHANNEL_FACTOR = 0.5;
-/** Turns at the start of the call read for who opened it. */
-const OPENING_TURNS = 3;
-
-/** A sentence with its terminator, if any. */
-const SENTENCE = /[^.!?\n]+[.!?\n]?/g;
-
-/** The questions of a turn: "?"-terminated sentences, or interrogative openings in unpunctuated text. */
-function questionsOf(text: string): string[] {
-  const questions: string[] = [];
-  for (const m of text.matchAll(SENTENCE)) {
-    const sentence = m[0].trim();
-    if (sentence.endsWith('?') || INTERROGATIVE_START.test(sentence)) questions.push(sentence);
-  }
-  return questions;
-}
-
-/** How the call opened, read from its first turns. */
-interface Opening {
-  /** The other side called: the rep picked up, or they opened with a need and the rep made no introduction. */
-  callerOpened: boolean;
-  /** The rep rang: the other side picked up a phone, or the rep checked who picked up. */
-  repRang: boolean;
-  /** The rep asked whoever answered for someone else. */
-  askedForSomeone: boolean;
-  /** The rep checked that whoever answered is the person they called ("is this Raj?"). */
-  reachedTarget: boolean;
-  /** A scheduled meeting: people joining, hearing each other, an agreed slot. */
-  meeting: boolean;
-}
-
-function readOpening(texts: readonly string[], isRep: readonly boolean[], repKnown: boolean): Opening {
-  let callerNeed = false;
-  let outbound = false;
-  let repRang = false;
-  let askedForSomeone = false;
-  let reachedTarget = false;
-  let repAnswered = false;
-  let meeting = false;
-  for (let i = 0; i < Math.min(OPENING_TURNS, texts.length); i++) {
-    const text = texts[i]!;
-    if (MEETING_OPENING.test(text)) meeting = true;
-    if (!repKnown) continue;
-    if (isRep[i]) {
-      // The rep picking up ("Thanks for calling Dialflow, this is Zanele") answers a call; it is no introduction.
-      if (i === 0 && PHONE_ANSWER.test(text.trim()) && !BARE_GREETING.test(text.trim())) repAnswered = true;
-      else if (OUTBOUND_OPENING.test(text)) outbound = true;
-      if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = reachedTarget = true;
-      if (ASKS_FOR_SOMEONE.test(text)) askedForSomeone = true;
-    } else {
-      if (CALLER_NEED.test(text)) callerNeed = true;
-      if (i === 0 && PHONE_ANSWER.test(text.trim())) {
-        repRang = true;
-        if (ANSWERS_FOR_SOMEONE.test(text)) askedForSomeone = true;
-      }
-    }
-  }
-  return {
-    callerOpened: !repRang && (repAnswered || (callerNeed && !outbound)),
-    repRang,
-    askedForSomeone,
-    reachedTarget: reachedTarget && !askedForSomeone,
-    meeting,
-  };
-}
-
-/** Characters of utterance text read in full; longer calls are read at an even stride of whole turns. */
-const TEXT_BUDGET = 120_000;
-/** What a repeated phrase adds, relative to a new one. */
-const REPEAT_WEIGHT = 0.25;
+/** Points for the type of a conversation with an existing account: cross_selling when it prices something, else
+ * customer_success. */
+const EXISTING_CUSTOMER_POINTS = 3;
+/** Points for cross_selling when an existing customer is offered a higher plan. */
+const UPSELL_POINTS = 3;
+/** What the scores of prospect-only types keep on a call with an existing customer. */
+const EXISTING_CUSTOMER_FACTOR = 0.5;
+/** What the scores of account-only types keep on a call with no sign of an existing customer. */
+const NO_ACCOUNT_FACTOR = 0.75;
+/** Types whose evidence, on an existing account offered more, is about the expansion (price talk may be a renewal). */
+const EXPANSION_TOPICS: readonly CallType[] = ['technical_discovery', 'evaluation'];
+/** Points for cold_call when the rep pitches to a stranger. */
+const PITCH_POINTS = 3;
+/** Turns with an ask that make a pitch whoever holds the call. */
+const PITCH_ASKS = 2;
+/** The rep's share of the words above which the rep is pitching rather than listening. */
+const PITCH_SHARE = 0.5;
 /** Below this best score the call is too neutral to classify. */
 const MIN_SCORE = 3;
 /** The best type must lead the runner-up by this fraction of its score. */
 const MIN_RELATIVE_MARGIN = 0.15;
-/** How much a phrase counts when said by the unexpected side, or when the rep is unknown. */
-const OFF_SIDE_FACTOR = 0.35;
-const UNKNOWN_SIDE_FACTOR = 0.75;
+
+// ---- reading the call ----
+/** What one pass over the call gathers. */
+interface CallReading {
+  /** Points from the cue families. */
+  cueScores: Scores;
+  opening: Opening;
+  /** The rep's questions about the buyer, and the buyer's questions about what the product can do. */
+  repQuestions: number;
+  buyerQuestions: number;
+  /** Rep turns with an ask for a commitment. */
+  repAsks: number;
+  /** The rep holds most of the call's words. */
+  repLeads: boolean;
+  existingCustomer: boolean;
+  higherPlan: boolean;
+  /** Something is priced: distinct price phrases. */
+  priced: boolean;
+}
+
+type Scores = Partial<Record<CallType, number>>;
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+function add(scores: Scores, type: CallType, points: number): void {
+  scores[type] = round((scores[type] ?? 0) + points);
+}
+
+function scale(scores: Scores, types: readonly CallType[], factor: number): void {
+  for (const t of types) if (scores[t] !== undefined) scores[t] = round(scores[t]! * factor);
 }
 
 /** One key per phrase and its inflections: "integrate", "integration" and "integrations" are one piece of evidence. */
@@ -748,62 +783,65 @@ function phraseKey(phrase: string): string {
     .join(' ');
 }
 
-type Scores = Partial<Record<CallType, number>>;
+/** Cue-family matches: how many, which phrases, and how fitting the side that said them was. */
+class CueTally {
+  private readonly counts = new Array<number>(FAMILIES.length).fill(0);
+  private readonly phrases = FAMILIES.map(() => new Set<string>());
+  private readonly sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
 
-function add(scores: Scores, type: CallType, points: number): void {
-  scores[type] = round((scores[type] ?? 0) + points);
-}
+  constructor(private readonly repKnown: boolean) {}
 
-function scale(scores: Scores, types: readonly CallType[], factor: number): void {
-  for (const t of types) if (scores[t] !== undefined) scores[t] = round(scores[t]! * factor);
-}
-
-/** Evidence from how the call opened: who rang whom, and whether it is a scheduled meeting. */
-function addOpeningEvidence(scores: Scores, opening: Opening, existingCustomer: boolean): void {
-  if (opening.callerOpened) add(scores, 'inbound_call', CALLER_OPENED_POINTS);
-  if (opening.repRang && !opening.meeting) {
-    // Nobody demos or reviews an architecture on a call the rep placed unannounced. The rep rang to pass a screen, to
-    // follow up a prior touch, or, without an account either, cold.
-    scale(scores, ['technical_discovery', 'evaluation'], OFF_CHANNEL_FACTOR);
-    // Whoever answered is screened past when the rep asks them for someone else, not when it is the person called.
-    if (opening.reachedTarget) scale(scores, ['gatekeeper'], OFF_CHANNEL_FACTOR);
-    const warm = scores.warm_call ?? 0;
-    // A call that never gets past the screen is about getting through it; touch and pitch are told to the screen.
-    if (opening.askedForSomeone) {
-      scale(scores, ['cold_call', 'warm_call'], OFF_CHANNEL_FACTOR);
-      add(scores, 'gatekeeper', RANG_POINTS);
-    } else if (warm > 0 && warm >= (scores.cold_call ?? 0)) add(scores, 'warm_call', RANG_POINTS);
-    else if (!existingCustomer && (scores.gatekeeper ?? 0) < MIN_SCORE) add(scores, 'cold_call', RANG_POINTS);
+  scan(text: string, isRep: boolean): void {
+    COMBINED.lastIndex = 0;
+    for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
+      const g = m.findIndex((group, k) => k > 0 && group !== undefined);
+      if (g > 0) this.count(g - 1, m[g]!, isRep);
+      if (m[0].length === 0) COMBINED.lastIndex++;
+    }
   }
-  // A scheduled meeting is neither a cold call nor a screen by a receptionist.
-  if (opening.meeting && !opening.repRang) scale(scores, ['cold_call', 'gatekeeper'], OFF_CHANNEL_FACTOR);
+
+  private count(f: number, phrase: string, isRep: boolean): void {
+    const by = FAMILIES[f]!.by;
+    let factor = 1;
+    if (!this.repKnown) factor = by === 'any' ? 1 : UNKNOWN_SIDE_FACTOR;
+    else if (by === 'rep' && !isRep) factor = OFF_SIDE_FACTOR;
+    else if (by === 'other' && isRep) factor = OFF_SIDE_FACTOR;
+    this.counts[f]!++;
+    this.phrases[f]!.add(phrase);
+    this.sideFactorSum[f]! += factor;
+  }
+
+  /** Per family: capped distinct phrases (a repeat adds a little), at the family's average side factor. */
+  scores(): Scores {
+    const scores: Scores = {};
+    FAMILIES.forEach((family, f) => {
+      const n = this.counts[f]!;
+      if (n === 0) return;
+      // A word said ten times is one piece of evidence, not ten.
+      const distinct = new Set([...this.phrases[f]!].map(phraseKey)).size;
+      const evidence = distinct + REPEAT_WEIGHT * (n - distinct);
+      add(scores, family.type, Math.min(evidence, family.cap) * (this.sideFactorSum[f]! / n) * family.weight);
+    });
+    return scores;
+  }
 }
 
 /**
- * A call about an existing account is not a prospect's first contact, discovery or evaluation. When the account is
- * offered more (another product, seats, a higher plan), that purpose outweighs the topic: the technical questions,
- * the trial and the price talk are about the expansion.
+ * The turns to read. Past the budget, whole turns at an even stride, always with the opening ones: every count is
+ * capped, so a long call saturates them long before its end, and the cost of a 2,000-turn call stays bounded.
  */
-function addExistingCustomerEvidence(scores: Scores, higherPlan: boolean, priced: boolean): void {
-  add(scores, priced ? 'cross_selling' : 'customer_success', EXISTING_CUSTOMER_POINTS);
-  if (higherPlan) add(scores, 'cross_selling', UPSELL_POINTS);
-  scale(
-    scores,
-    ['cold_call', 'warm_call', 'discovery', 'technical_discovery', 'evaluation'],
-    EXISTING_CUSTOMER_FACTOR,
-  );
-  if ((scores.cross_selling ?? 0) < MIN_SCORE) return;
-  for (const topic of EXPANSION_TOPICS) {
-    add(scores, 'cross_selling', scores[topic] ?? 0);
-    delete scores[topic];
-  }
+function turnsToRead(turns: readonly Turn[]): Turn[] {
+  let totalChars = 0;
+  for (const turn of turns) totalChars += turn.text.length;
+  const stride = Math.max(1, Math.ceil(totalChars / TEXT_BUDGET));
+  return stride === 1 ? [...turns] : turns.filter((_, i) => i < OPENING_TURNS || i % stride === 0);
 }
 
-export function classifyCall(turns: Turn[], repLabel: string | null): Classification {
-  const counts = new Array<number>(FAMILIES.length).fill(0);
-  // Distinct phrases per family: a word said ten times is one piece of evidence, not ten.
-  const distinct = FAMILIES.map(() => new Set<string>());
-  const sideFactorSum = new Array<number>(FAMILIES.length).fill(0);
+function readCall(turns: readonly Turn[], repLabel: string | null): CallReading {
+  const tally = new CueTally(repLabel !== null);
+  const openingTexts: string[] = [];
+  const openingIsRep: boolean[] = [];
+  const pricePhrases = new Set<string>();
   let repQuestions = 0;
   let buyerQuestions = 0;
   let repAsks = 0;
@@ -811,22 +849,13 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   let readChars = 0;
   let existingCustomer = false;
   let higherPlan = false;
-  const pricePhrases = new Set<string>();
-  const openingTexts: string[] = [];
-  const openingIsRep: boolean[] = [];
-  let totalChars = 0;
-  for (const turn of turns) totalChars += turn.text.length;
-  // Past the budget, read whole turns at an even stride (always the opening ones): every family's count is capped,
-  // so a long call saturates them long before its end, and the cost of a 2,000-turn call stays bounded.
-  const stride = Math.max(1, Math.ceil(totalChars / TEXT_BUDGET));
-  let index = 0;
-  for (const turn of turns) {
-    if (stride > 1 && index >= OPENING_TURNS && index % stride !== 0) {
-      index++;
-      continue;
-    }
+  turnsToRead(turns).forEach((turn, i) => {
     const text = normalize(turn.text);
     const isRep = repLabel !== null && turn.speaker === repLabel;
+    if (i < OPENING_TURNS) {
+      openingTexts.push(text);
+      openingIsRep.push(isRep);
+    }
     readChars += text.length;
     if (isRep) {
       repChars += text.length;
@@ -840,62 +869,106 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
     } else if (repLabel !== null) {
       for (const q of questionsOf(text)) if (CAPABILITY_QUESTION.test(q)) buyerQuestions++;
     }
-    if (!existingCustomer && EXISTING_CUSTOMER.test(text)) existingCustomer = true;
-    if (!higherPlan && HIGHER_PLAN.test(text)) higherPlan = true;
+    if (!existingCustomer) existingCustomer = EXISTING_CUSTOMER.test(text);
+    if (!higherPlan) higherPlan = HIGHER_PLAN.test(text);
     if (pricePhrases.size < PRICED_PHRASES)
       for (const m of text.matchAll(PRICE_TALK)) pricePhrases.add(phraseKey(m[0]));
-    if (index < OPENING_TURNS) {
-      openingTexts.push(text);
-      openingIsRep.push(isRep);
-    }
-    index++;
-    COMBINED.lastIndex = 0;
-    for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
-      for (let g = 1; g < m.length; g++) {
-        if (m[g] === undefined) continue;
-        const family = FAMILIES[g - 1]!;
-        let factor = 1;
-        if (repLabel === null) factor = family.by === 'any' ? 1 : UNKNOWN_SIDE_FACTOR;
-        else if (family.by === 'rep') factor = isRep ? 1 : OFF_SIDE_FACTOR;
-        else if (family.by === 'other') factor = isRep ? OFF_SIDE_FACTOR : 1;
-        counts[g - 1]!++;
-        distinct[g - 1]!.add(phraseKey(m[g]!));
-        sideFactorSum[g - 1]! += factor;
-        break;
-      }
-      if (m[0].length === 0) COMBINED.lastIndex++;
-    }
-  }
-  const scores: Scores = {};
-  FAMILIES.forEach((f, i) => {
-    const n = counts[i]!;
-    if (n === 0) return;
-    // Capped count of distinct phrases (repeats add a little), at the family's average side factor.
-    const unique = distinct[i]!.size;
-    const evidence = unique + REPEAT_WEIGHT * (n - unique);
-    add(scores, f.type, Math.min(evidence, f.cap) * (sideFactorSum[i]! / n) * f.weight);
+    tally.scan(text, isRep);
   });
-  const opening = readOpening(openingTexts, openingIsRep, repLabel !== null);
-  // Discovery is the rep asking and the buyer talking: a rep who holds most of the call asks as part of a pitch, and
-  // a rep who was called qualifies the caller.
-  const repLeads = repChars > PITCH_SHARE * readChars;
-  if (repQuestions > 0 && !repLeads)
-    add(
-      scores,
-      opening.callerOpened ? 'inbound_call' : 'discovery',
-      Math.min(repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT,
-    );
-  if (buyerQuestions > 0)
-    add(scores, 'evaluation', Math.min(buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
-  addOpeningEvidence(scores, opening, existingCustomer);
-  if (existingCustomer) addExistingCustomerEvidence(scores, higherPlan, pricePhrases.size >= PRICED_PHRASES);
-  // Customer success and cross-selling are conversations with an account; without a sign of one, their cues weigh less.
-  else scale(scores, ['customer_success', 'cross_selling'], NO_ACCOUNT_FACTOR);
-  // A pitch to a stranger: the rep asks for a commitment again and again, or once while holding most of the call,
-  // in no meeting, with no account, no screen to pass and no caller with a need of their own.
-  const pitched = repAsks >= PITCH_ASKS || (repAsks > 0 && repLeads);
-  if (pitched && !existingCustomer && !opening.meeting && !opening.callerOpened && !opening.askedForSomeone)
+  return {
+    cueScores: tally.scores(),
+    opening: readOpening(openingTexts, openingIsRep, repLabel !== null),
+    repQuestions,
+    buyerQuestions,
+    repAsks,
+    repLeads: repChars > PITCH_SHARE * readChars,
+    existingCustomer,
+    higherPlan,
+    priced: pricePhrases.size >= PRICED_PHRASES,
+  };
+}
+
+// ---- weighing the evidence ----
+/**
+ * Who asks: the rep asking and the buyer talking is discovery, unless the rep holds most of the call (the questions
+ * are part of a pitch) or was called (qualifying the caller); the buyer asking what the product can do is evaluation.
+ */
+function addQuestionEvidence(scores: Scores, call: CallReading): void {
+  if (call.repQuestions > 0 && !call.repLeads) {
+    const points = Math.min(call.repQuestions, REP_QUESTION_CAP) * REP_QUESTION_WEIGHT;
+    add(scores, call.opening.callerOpened ? 'inbound_call' : 'discovery', points);
+  }
+  if (call.buyerQuestions > 0)
+    add(scores, 'evaluation', Math.min(call.buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
+}
+
+/** Evidence from how the call opened: who rang whom, and whether it is a scheduled meeting. */
+function addOpeningEvidence(scores: Scores, opening: Opening, existingCustomer: boolean): void {
+  if (opening.callerOpened) add(scores, 'inbound_call', CALLER_OPENED_POINTS);
+  if (opening.repRang && !opening.meeting) addRangEvidence(scores, opening, existingCustomer);
+  // A scheduled meeting is neither a cold call nor a screen by a receptionist.
+  if (opening.meeting && !opening.repRang) scale(scores, ['cold_call', 'gatekeeper'], OFF_CHANNEL_FACTOR);
+}
+
+/**
+ * A call the rep placed. Nobody demos or reviews an architecture unannounced. The rep rang to get past a screen (the
+ * touch or pitch told to the screen weighs less), to follow up a prior touch, or, with no account either, cold.
+ */
+function addRangEvidence(scores: Scores, opening: Opening, existingCustomer: boolean): void {
+  scale(scores, ['technical_discovery', 'evaluation'], OFF_CHANNEL_FACTOR);
+  // Whoever answered is no screen when the rep checked it was the person they called.
+  if (opening.reachedTarget) scale(scores, ['gatekeeper'], OFF_CHANNEL_FACTOR);
+  const warm = scores.warm_call ?? 0;
+  if (opening.screened) {
+    scale(scores, ['cold_call', 'warm_call'], OFF_CHANNEL_FACTOR);
+    add(scores, 'gatekeeper', RANG_POINTS);
+  } else if (warm > 0 && warm >= (scores.cold_call ?? 0)) add(scores, 'warm_call', RANG_POINTS);
+  else if (!existingCustomer && (scores.gatekeeper ?? 0) < MIN_SCORE) add(scores, 'cold_call', RANG_POINTS);
+}
+
+/**
+ * A call about an existing account is not a prospect's first contact, discovery or evaluation: it is customer
+ * success, or cross-selling when something is priced or a higher plan offered. When the account is offered more, that
+ * purpose outweighs the topic: the technical questions and the trial are about the expansion. Without any sign of an
+ * account, customer-success and cross-selling cues weigh less.
+ */
+function addAccountEvidence(scores: Scores, call: CallReading): void {
+  if (!call.existingCustomer) {
+    scale(scores, ['customer_success', 'cross_selling'], NO_ACCOUNT_FACTOR);
+    return;
+  }
+  add(scores, call.priced ? 'cross_selling' : 'customer_success', EXISTING_CUSTOMER_POINTS);
+  if (call.higherPlan) add(scores, 'cross_selling', UPSELL_POINTS);
+  scale(
+    scores,
+    ['cold_call', 'warm_call', 'discovery', 'technical_discovery', 'evaluation'],
+    EXISTING_CUSTOMER_FACTOR,
+  );
+  if ((scores.cross_selling ?? 0) < MIN_SCORE) return;
+  for (const topic of EXPANSION_TOPICS) {
+    add(scores, 'cross_selling', scores[topic] ?? 0);
+    delete scores[topic];
+  }
+}
+
+/**
+ * A pitch to a stranger is a cold call: the rep asks for a commitment again and again, or once while holding most of
+ * the call, in no meeting, with no account, no screen to get past and no caller with a need of their own.
+ */
+function addPitchEvidence(scores: Scores, call: CallReading): void {
+  const pitched = call.repAsks >= PITCH_ASKS || (call.repAsks > 0 && call.repLeads);
+  const { meeting, callerOpened, screened } = call.opening;
+  if (pitched && !call.existingCustomer && !meeting && !callerOpened && !screened)
     add(scores, 'cold_call', PITCH_POINTS);
+}
+
+export function classifyCall(turns: Turn[], repLabel: string | null): Classification {
+  const call = readCall(turns, repLabel);
+  const scores = call.cueScores;
+  addQuestionEvidence(scores, call);
+  addOpeningEvidence(scores, call.opening, call.existingCustomer);
+  addAccountEvidence(scores, call);
+  addPitchEvidence(scores, call);
   return decide(scores);
 }
 
