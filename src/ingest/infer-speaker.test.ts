@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHeuristicInferrer, inferRepSpeaker } from './infer-speaker.js';
+import { createHeuristicInferrer, explainSpeakers, inferRepSpeaker } from './infer-speaker.js';
 import type { Turn } from './transcript.js';
 
 const none = { excludedLabels: new Set<string>() };
@@ -341,6 +341,129 @@ describe('inferRepSpeaker', () => {
       ['Speaker 2', "no that's all thanks"],
     ]);
     expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 1');
+  });
+
+  it('finds the persuader of a donation chat who speaks second, whatever the labels', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Hi there, how are you today?'],
+      [
+        'Speaker 2',
+        "I'm well, thanks. Have you heard of Brightside Kids? It's a charity that provides meals and school supplies to children.",
+      ],
+      ['Speaker 1', "I haven't. What does the charity do exactly?"],
+      [
+        'Speaker 2',
+        'They run school kitchens in twelve countries. Would you be willing to donate part of your payment today? Even a small donation goes a long way.',
+      ],
+      ['Speaker 1', 'Money is tight for me right now. How much are you giving?'],
+      [
+        'Speaker 2',
+        'A dollar. How much would you like to give? Any amount helps, and your donation goes straight to the kitchens.',
+      ],
+      ['Speaker 1', "Okay, I'll donate fifty cents. My donation is small but it's something."],
+      ['Speaker 2', 'Thank you, that is really kind of you.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 2');
+    const swapped = relabel(turns, { 'Speaker 1': 'Speaker 2', 'Speaker 2': 'Speaker 1' });
+    expect(inferRepSpeaker(swapped, none)?.label).toBe('Speaker 1');
+  });
+
+  it('abstains when both sides of a donation chat pledge and ask each other', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Hi! Are you going to donate to the children’s charity?'],
+      ['Speaker 2', "I think so, I'll donate a dollar. Would you be willing to donate too?"],
+      ['Speaker 1', "Yes, I'll donate a dollar as well. How much do you usually give?"],
+      ['Speaker 2', 'About ten dollars a year. And you?'],
+      ['Speaker 1', 'About the same.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('does not read "I\'m familiar with them" as a self-introduction', () => {
+    const turns = dialogue([
+      ['Zoe', 'I was wondering if you would be interested in donating to a charity called Brightside Kids.'],
+      ['Tomas', "i'm familiar with them. how efficient are they as a charity though?"],
+      ['Zoe', 'Very efficient, most of the money reaches the schools.'],
+    ]);
+    const tomas = explainSpeakers(turns).find((e) => e.label === 'Tomas');
+    expect(tomas?.cues).not.toHaveProperty('seller.company_intro');
+  });
+
+  it('finds the asker of a donation whom the donor keeps asking small-talk questions', () => {
+    const turns = dialogue([
+      ['Donor', 'Hello! How are you doing today?'],
+      ['Asker', "I'm good, thanks. How much would you like to give to the children's hospital fund today?"],
+      ['Donor', 'Maybe a little. How was your weekend?'],
+      [
+        'Asker',
+        "Quiet, I mostly read. Your gift pays for a night's stay for a parent, and even a small one goes a long way.",
+      ],
+      ['Donor', 'How about you, have you given?'],
+      ['Asker', 'I give every month.'],
+      ['Donor', "Okay, I'll donate a dollar."],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Asker');
+    expect(inferRepSpeaker(relabel(turns, { Donor: 'Asker', Asker: 'Donor' }), none)?.label).toBe('Donor');
+  });
+
+  it('abstains on small talk where one side asks every greeting question', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Hello! How are you doing today?'],
+      ['Speaker 2', "I'm good, I just got back from a walk."],
+      ['Speaker 1', 'Nice. How was your weekend?'],
+      ['Speaker 2', 'Quiet, I mostly read. How about you?'],
+      ['Speaker 1', 'I went hiking with my brother. And you, any plans tonight?'],
+      ['Speaker 2', 'I think I will cook something.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toBeNull();
+  });
+
+  it('finds a rep who speaks second on a follow-up call, from the earlier contact and the offers to act', () => {
+    const turns = dialogue([
+      ['Prospect', 'Hello, Claire speaking.'],
+      [
+        'Caller',
+        "Hi Claire, it's Anders. We last spoke in March about the cost project. I just wanted to see where things landed.",
+      ],
+      [
+        'Prospect',
+        'We got reorganised and the project was frozen, but our new VP wants it back. He hates vendor demos though.',
+      ],
+      ['Caller', 'Understandable. We can run it on your own numbers for a week. Would he go for that?'],
+      ['Prospect', 'Probably. Security will want to review access again. Can you send the policy again?'],
+      ['Caller', "I'll resend it today, with a short note for him."],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Caller');
+  });
+
+  it("does not read the rep's question about the buyer's spend as a question about the offering", () => {
+    const turns = dialogue([
+      [
+        'Speaker A',
+        'So the problem is staffing. Every ward builds its own rota, gaps go to agency, and agency is where my budget dies.',
+      ],
+      ['Speaker B', 'How much is agency running?'],
+      ['Speaker A', 'Nineteen million last year across our four hospitals. We have to halve it.'],
+      ['Speaker B', 'Has anything been tried already?'],
+      ['Speaker A', 'We tried a text blast and our nurses turned it off within a week.'],
+      ['Speaker B', 'What would make them trust a new tool?'],
+      ['Speaker A', 'Only seeing shifts they can actually take, and booking in two taps.'],
+      [
+        'Speaker B',
+        "That's a lot to work with. I'd like to come back with how two other hospitals approached it, if that would be useful.",
+      ],
+      ['Speaker A', 'Yes, send it to my assistant.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker B');
+  });
+
+  it('counts a phrase that fits two cue families once, for the first family', () => {
+    const turns = dialogue([
+      ['Speaker 1', "Noted. I'll send the invite now."],
+      ['Speaker 2', 'Thanks.'],
+    ]);
+    const cues = explainSpeakers(turns).find((e) => e.label === 'Speaker 1')?.cues;
+    expect(cues).toEqual({ 'seller.next_steps': 1 });
   });
 
   it('exposes an async adapter for the speaker ladder port', async () => {

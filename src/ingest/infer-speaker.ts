@@ -1,8 +1,9 @@
 /**
  * Pure: heuristic rep-speaker inference from what each speaker says (spec rule 3(c), DESIGN section 4
  * "Speaker matching"). Each speaker gets a seller-side and a buyer-side evidence score from cue families
- * (self-introduction with a company, pitching, agenda, discovery questions, next steps, commercial terms; versus
- * describing their own current setup, asking the price, objecting, screening a caller, calling in with a need)
+ * (self-introduction with a company, pitching, agenda, discovery questions, next steps, commercial terms, asking
+ * for the purchase or donation; versus describing their own current setup, asking the price, objecting, screening a
+ * caller, calling in with a need, committing their own money)
  * plus two lexical signals (questions addressed to "you", second- versus first-person-singular balance).
  *
  * Rules the design keeps:
@@ -11,7 +12,7 @@
  * - Excluded labels (customers and other participants named by the caller) are never returned.
  * - Abstain (null) when the best candidate lacks seller evidence or is not clearly ahead of the runner-up; two
  *   close seller-side speakers (a rep beside a sales engineer) abstain rather than guess.
- * - Linear time: one pass over each speaker's text with one combined, precompiled regular expression.
+ * - Linear time: a few passes over each turn with combined, precompiled regular expressions.
  */
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
@@ -44,7 +45,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 3,
     cap: 2,
     pattern:
-      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+ dot )|over at|here at|calling from) [a-z]" +
+      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at|already|originally|familiar|kinda|kind of|sort of|happy|pleased|satisfied|impressed|comfortable|done|okay|ok|busy|stuck|bored|frustrated|involved|acquainted|friends|based|located|dialed|agree|back|home|out|away|over) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+ dot )|over at|here at|calling from) [a-z]" +
       "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
       "|\\bi'?m calling (?:from|on behalf of)\\b|\\bcalling from [a-z]|\\byou've reached\\b" +
       "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
@@ -69,7 +70,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\byou (?:downloaded|signed up|requested|registered|attended|stopped by|filled out|asked (?:a question|about))\\b' +
       '|\\b(?:suggested|recommended) (?:that )?i (?:give you a (?:call|ring|shout)|get in touch|reach out|call|contact)\\b|\\bwe met at\\b' +
-      "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\bi wanted to (?:follow up|check in)\\b" +
+      "|\\bi (?:said|promised) i'?d (?:follow up|call|get back)\\b|\\bi (?:just )?wanted to (?:follow up|check in|see (?:where|how|if|whether))\\b|\\b(?:we|when we) last (?:spoke|talked|met|chatted)\\b|\\blast time we (?:spoke|talked|met)\\b" +
       '|\\bthanks for (?:attending|downloading|signing up)\\b|\\byou (?:put in|submitted|sent (?:in|us)|made) (?:a|an|the) (?:demo |pricing |quote )?(?:request|enquiry|inquiry)\\b' +
       "|\\bon our (?:site|website|pricing page|webinar|booth|stand)\\b|\\bi thought i'?d (?:call|ring|reach out)\\b",
   },
@@ -84,7 +85,7 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\bwe (?:help|offer|provide|work with|specialize|support|integrate|sit on|handle|ship|put|make it|fix|have a (?:native|certified|[a-z]+ region))\\b' +
       '|\\b(?:customers|companies|teams|clients) like (?:you|yours)\\b|\\bcompanies your size\\b|\\bmost of our (?:clients|customers)\\b' +
       "|\\bthat's (?:exactly )?(?:the (?:exact )?problem|what) (?:we|the [a-z-]+) (?:fix|solve|do)|\\bwe(?:'ve| have) helped\\b" +
-      '|\\b(?:a lot of|many) (?:our )?(?:customers|clients) (?:use|tell|ask|have)\\b|\\bwe hear that a lot\\b',
+      '|\\b(?:a lot of|many) (?:our )?(?:[a-z]+ )?(?:customers|clients|leaders|teams) (?:use|tell|ask|have|find|start)\\b|\\bwe hear that a lot\\b',
   },
   {
     name: 'agenda',
@@ -103,10 +104,12 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.25,
     cap: 6,
     pattern:
-      '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b|\\bhow (?:do|does|did) your\\b|\\bwhat (?:does|do) your\\b' +
+      '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b(?! (?:it|this|that|them)\\b)|\\bhow (?:do|does|did) your\\b(?! (?:system|platform|product|tool|software|app|api|solution|pricing)\\b)|\\bwhat (?:does|do) your\\b' +
       "|\\bwhat(?:'s| is) your (?:biggest|main)\\b|\\bwhat (?:made|prompted) you\\b|\\bwhat happens (?:after|when)\\b" +
       '|\\bwho else (?:besides|would|will|is)\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track|currently)\\b' +
-      '|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat got in the way\\b|\\bif you could (?:fix|change)\\b' +
+      '|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat would (?:make|it take|need to (?:happen|change))\\b|\\b(?:have|has) (?:you|anything|anyone) (?:already )?(?:been )?tried\\b' +
+      "|\\bhow(?:'s| is| has) (?:it|everything|the [a-z]+) (?:been )?(?:going|working) (?:so far|for you|with (?:the|your))\\b|\\bhow(?:'s| has) it been for you\\b|\\bwhat's the verdict\\b" +
+      '|\\bwhat got in the way\\b|\\bif you could (?:fix|change)\\b' +
       "|\\bout of (?:interest|curiosity)\\b|\\bif you don't mind me asking\\b|\\bwhat are you (?:using|doing)\\b" +
       '|\\bhow many (?:people|users|agents|employees|seats|staff|locations)\\b|\\bwhich [a-z]+ are you (?:on|using)\\b',
   },
@@ -142,7 +145,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\bwould you (?:like|be (?:open|willing|interested|up for|comfortable|okay)|consider|want)\\b|\\bare you open to\\b' +
+      '\\bwould you (?:like|be (?:open|willing|interested|up for|comfortable|okay)|consider|want)\\b|\\bare you open to\\b|\\bwould (?:he|she|they|you|your [a-z]+) (?:go for|be up for) (?:that|it|this)\\b' +
       "|\\bwould it (?:make sense|help|be worth)\\b|\\bcould i (?:get|grab|suggest|set)\\b|\\bcan i grab\\b|\\bi'?d (?:love to|suggest|recommend|propose)\\b" +
       '|\\blet me (?:show|walk you|share my|build|put together)\\b|\\bcan i suggest\\b',
   },
@@ -152,9 +155,28 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\bno (?:strings|obligation|commitment)\\b|\\bcould i (?:drop|send|pop|come|swing|stop) (?:off|by|over|round|you)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part)\\b' +
-      '|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven a (?:small|little)\\b|\\bevery (?:little )?bit (?:helps|counts)\\b' +
+      '\\bno (?:strings|obligation|commitment)\\b|\\bcould i (?:drop|send|pop|come|swing|stop) (?:off|by|over|round|you)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part|consider|visit|try|donate|give|contribute)\\b' +
+      '|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven (?:a |the )?(?:small|little|tiny|smallest|modest)\\b|\\bgoes? a long way\\b|\\bevery (?:little )?bit (?:helps|counts)\\b' +
       '|\\bany amount\\b|\\bdo you (?:ever|usually|often|currently)\\b',
+  },
+  {
+    // Asking the other side to give, buy or commit: a donation request is the close of a pitch.
+    name: 'asks_to_give',
+    side: 'seller',
+    weight: 2,
+    cap: 3,
+    pattern:
+      '\\bhow (?:much )?(?:would|will|could|can) you (?:like to |want to |think you (?:can|could|would) |be (?:willing|able) to |plan (?:on|to) )?(?:donate|give|contribute|spend|pledge|commit|invest)\\b' +
+      "|\\bi(?:'d| would) like to (?:ask|encourage|invite|urge) you to\\b|\\bwhat (?:would|do) you think (?:of|about) (?:donating|giving|contributing|joining|signing|trying|switching)\\b" +
+      "|\\bi hope you (?:will|'ll|can|would) (?:think about|consider|donate|give|help|join|decide)\\b",
+  },
+  {
+    // The other side's money as "yours": "your donation", "your purchase", "your payment".
+    name: 'your_purchase',
+    side: 'seller',
+    weight: 1.25,
+    cap: 3,
+    pattern: '\\byour (?:donation|gift|contribution|pledge|purchase|investment|payment|earnings|money)\\b',
   },
   {
     name: 'describes_offering',
@@ -162,7 +184,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1,
     cap: 5,
     pattern:
-      '\\b(?:it|they|this|which|that) (?:helps?|provides?|allows?|lets|gives|offers?|supports?|builds?|funds?|focuses|automates|handles|includes)\\b',
+      '\\b(?:it|they|this|which|that) (?:helps?|provides?|allows?|lets|gives|offers?|supports?|builds?|funds?|focuses|automates|handles|includes|promotes|serves|protects|fights|delivers|saves|aims)\\b',
   },
   {
     name: 'service',
@@ -170,8 +192,8 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2,
     cap: 3,
     pattern:
-      '\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\bhappy to help\\b' +
-      "|\\bi can (?:definitely )?(?:help|look into)\\b|\\blet me (?:check (?:that|on that|your|for you)|pull (?:that|it|up))\\b|\\bmy pleasure\\b|\\bi'm sorry (?:about|for) (?:that|the)\\b" +
+      '\\bthank(?:s| you) for calling\\b|\\b(?:how|what) (?:can|may) i (?:help|assist)\\b|\\bwhat can i do for you\\b|\\bhappy to help\\b(?! (?:them|him|her|others|people|children|kids|out)\\b)' +
+      "|\\bi can (?:definitely )?(?:help (?:you|with)|look into)\\b|\\blet me (?:check (?:that|on that|your|for you)|pull (?:that|it|up))\\b|\\bmy pleasure\\b|\\bi'm sorry (?:about|for) (?:that|the)\\b" +
       '|\\b(?:is there )?anything else i can help\\b|\\bthanks (?:so much )?for (?:reaching out|getting in touch|contacting us)\\b|\\bwho am i speaking with\\b',
   },
   {
@@ -233,9 +255,11 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2,
     cap: 3,
     pattern:
-      "\\btoo expensive\\b|\\bnot interested\\b|\\bnot a priority\\b|\\bno budget\\b|\\bhard to take to\\b|\\bwe're all set\\b" +
-      '|\\bbad time\\b|\\bnot a good time\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|something|an email|more|info|information|your (?:deck|brochure|pricing))\\b' +
-      "|\\bi'?d (?:have|need) to (?:check|ask|talk|get)\\b|\\blet me take (?:that|it) back\\b|\\bi'll take it to\\b|\\bi'll (?:look at|keep) it\\b",
+      "\\btoo expensive\\b|(?<!\\bif (?:he's|she's|they're|you're|it's) )\\bnot (?:really |terribly |that |very |too |all that |particularly )?interested\\b|\\bnot a priority\\b|\\bno budget\\b|\\bhard to take to\\b|\\bwe're all set\\b" +
+      "|(?<!\\bif (?:it's|this is|now is) )\\b(?:bad time|not a good time)\\b|\\bheard that (?:pitch|before)\\b|\\btoo good\\b|\\bsend me (?:some|something|an email|more|info|information|your (?:deck|brochure|pricing))\\b" +
+      "|\\bi'?d (?:have|need) to (?:check|ask|talk|get)\\b|\\blet me take (?:that|it) back\\b|\\bi'll take it to\\b|\\bi'll (?:look at it|keep it on file)\\b" +
+      "|\\bi(?:'m| am)? (?:(?:still|just|really|simply) )?(?:unable|not able|not going|not willing|not in a position) to (?:donate|give|buy|pay|commit|afford|contribute|spend|sign)\\b" +
+      "|\\bi (?:can't|cannot|won't|will not|don't want to) (?:really )?(?:donate|afford|buy|pay|contribute|spend)\\b|\\bi(?:'m| am) (?:still )?not (?:donating|buying|giving|contributing|spending)\\b|\\bi will not be (?:making|donating|giving|buying)\\b",
   },
   {
     name: 'screening',
@@ -269,6 +293,16 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\bi(?:'d| would) be (?:willing|happy|glad) to\\b|\\bi(?:'ll| will) (?:think about|consider) it\\b|\\bi'm not (?:sure|convinced)\\b" +
       "|\\bi don't (?:really )?know (?:much|if|about|enough)\\b|\\bi(?:'ll| will) (?:take|go with)\\b",
+  },
+  {
+    // The buyer commits their own money: "my donation", "I'll donate", "I can give $5".
+    name: 'own_purchase',
+    side: 'buyer',
+    weight: 1,
+    cap: 3,
+    pattern:
+      '\\bmy (?:donations?|gift|contribution|pledge|purchase)\\b' +
+      "|\\bi(?:'ll| will|'d like to| would like to|'m going to| am going to| plan to| can| could| would) (?:also |gladly )?(?:donate|contribute|pledge|make a donation|give (?=to\\b|\\$|[0-9]|[a-z]+ (?:dollars?|cents?)\\b))",
   },
   {
     name: 'product_question',
@@ -305,7 +339,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\b(?:i|totally|completely|i completely|i totally) (?:understand|get (?:it|that))\\b|\\bi hear you\\b|\\bthat's (?:a )?(?:fair|totally fair|reasonable)(?: (?:point|question|concern))?\\b" +
-      "|\\bthat's (?:a )?(?:common|normal) (?:concern|question|one)\\b",
+      "|\\bthat's (?:a )?(?:common|normal) (?:concern|question|one)\\b|\\bunderstandable\\b",
   },
   {
     name: 'spin_question',
@@ -313,7 +347,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.25,
     cap: 6,
     pattern:
-      '\\bhow (?:long|often|much time) (?:do|does|did|has|have|is|are) (?:you|your)\\b|\\bhow many [a-z]+ (?:do|are|did) you\\b|\\b(?:can|could) you (?:tell|walk) me\\b' +
+      '\\bhow (?:long|often|much time) (?:do|does|did|has|have|is|are) (?:you|your)\\b|\\bhow many [a-z]+ (?:do|are|did) you\\b|\\b(?:can|could) you walk me\\b|\\b(?:can|could) you tell me (?:(?:a (?:little|bit) |more |a bit )?(?:about )?(?:how|what|who|when|where|why|which|your|you)\\b)' +
       "|\\bwhat(?:'s| is) (?:the|your) (?:timeline|timeframe|budget|process|priority|decision)\\b|\\bwho (?:else )?(?:is|would be|will be) involved\\b" +
       "|\\bwhat would (?:it|that) (?:mean|look like) (?:for|to) you\\b|\\bwhat's (?:driving|behind) (?:that|this|the)\\b|\\bwhy now\\b" +
       '|\\bwhat (?:tools?|systems?|software|process) (?:are|do) you\\b|\\bhow (?:are|do) you (?:doing|dealing with|handle|handling) (?:that|it|this)\\b' +
@@ -343,7 +377,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 3,
     pattern:
-      "\\bcan i (?:get|have|take) (?:your|the) (?:name|email|account|order|postcode|zip|phone|details)\\b|\\bi've (?:gone ahead|added|updated|applied|set (?:it|that|you) up)\\b" +
+      "\\b(?:can|may|could) i (?:get|have|take|grab) (?:your|the) (?:full )?(?:name|username|user name|email|account|order|postcode|zip|phone|details)\\b|\\bmay i ask (?:the reason|your|for your)\\b|\\b(?:i can|i'll|let me) escalate\\b|\\bi've (?:gone ahead|added|updated|applied|set (?:it|that|you) up)\\b" +
       "|\\bi can see (?:you(?:'re| are)|your|that your)\\b",
   },
   {
@@ -370,7 +404,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       '\\blet me (?:check|talk|run (?:it|this|that)|confirm) (?:with|by|past) (?:my|our|the)\\b|' +
-      "\\bi (?:need|have|'d need|'d have|would need|would have) to (?:run|check|talk|ask|get|speak|loop)\\b|\\b(?:run|check) (?:it|this|that) (?:by|with|past)\\b|\\bget (?:sign-off|approval|buy-in)\\b",
+      "\\bi (?:need|have|'d need|'d have|would need|would have) to (?:run|check|talk|ask|get|speak|loop)\\b|\\b(?:run|check) (?:it|this|that) (?:by|with|past) (?:my|our|the) (?:boss|manager|team|cfo|ceo|director|vp|partner|board|finance|legal|it|procurement|head|owner|lawyer|accountant|colleagues?)\\b|\\bget (?:sign-off|approval|buy-in)\\b",
   },
   {
     name: 'asks_vendor',
@@ -463,8 +497,8 @@ const FAMILIES: readonly CueFamily[] = [
       "|\\bmeeting request\\b|\\b(?:a few|some|two|three) (?:slots|time slots)\\b|\\bi'?ll (?:reflect|include|note) (?:that|it|this)\\b" +
       "|\\bi'?ll (?:loop in|bring in|ask (?:our|my))\\b|\\b(?:could|can) i show you\\b|\\bput together (?:a|an|some|the|two|three|a few)\\b" +
       "|\\bwhat(?:'s| is) the best (?:email|number|way to reach|time to (?:call|reach))\\b|\\bi'?ll meet you\\b|\\bfor (?:your )?signature\\b" +
-      "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b" +
-      "|\\bi'?ll send (?:it|them|that|this) (?:by|over|today|tomorrow|tonight|on|first|this)\\b|\\bi'?ll (?:have|get) (?:support|our [a-z]+(?: [a-z]+)?) (?:to )?(?:look|push|check|send|fix|call|reach|review)\\b" +
+      "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b|\\bi'?ll resend\\b|\\bif (?:that|it)(?:'d| would) (?:be )?(?:useful|helpful)\\b|\\bi'?d like to (?:come back|follow up|send|share|show|bring) (?:you |with )" +
+      "|\\bi'?ll send (?:it|them|that|this) (?:by|over|today|tomorrow|tonight|on|first|this)\\b|\\bi'?ll (?:have|get) (?:support|our [a-z]+(?: [a-z]+)?) (?:to )?(?:look|push|check|send|fix|call|reach|review|map|set|configure|confirm|update|change)\\b" +
       "|\\bi'?ll (?:text|call|ping|message|update) you (?:when|once|as soon as)\\b|\\bi'?ll (?:build|prepare|draft|configure|mock up) (?:a|an|the|you|some|two|three)\\b" +
       '|\\bwhat are you comparing us\\b|\\bcompar(?:e|ing) us (?:to|with|against)\\b',
   },
@@ -498,8 +532,41 @@ const FAMILIES: readonly CueFamily[] = [
   },
 ];
 
-// One combined pattern with one capture group per family: a single scan per turn finds every cue.
-const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
+/**
+ * Families combined into a few patterns with one capture group per family, so a few scans per turn find every
+ * cue. V8 stops optimising a regular expression whose source passes 20 KB (each scan then runs about ten times
+ * slower), so each combined pattern stays under that size.
+ */
+const COMBINED_SOURCE_LIMIT = 16_000;
+
+interface CombinedPattern {
+  regex: RegExp;
+  /** Index in FAMILIES of the pattern's first family (capture group 1). */
+  first: number;
+}
+
+function combineFamilies(): CombinedPattern[] {
+  const groups: CombinedPattern[] = [];
+  let first = 0;
+  let parts: string[] = [];
+  let size = 0;
+  const close = (): void => {
+    groups.push({ regex: new RegExp(`\\b(?:${parts.join('|')})`, 'g'), first });
+    first += parts.length;
+    parts = [];
+    size = 0;
+  };
+  for (const f of FAMILIES) {
+    const part = `(${f.pattern})`;
+    if (parts.length > 0 && size + part.length > COMBINED_SOURCE_LIMIT) close();
+    parts.push(part);
+    size += part.length + 1;
+  }
+  close();
+  return groups;
+}
+
+const COMBINED = combineFamilies();
 /**
  * Second- and first-person words in one pass. Pronoun balance: you/your/yours/yourself against i/me/my/mine/myself.
  * Possessives: the seller talks about "your" business, the buyer about "our"/"my" own.
@@ -516,7 +583,7 @@ const OWN_SIDE =
   /\b(?:we|our|ours|us|mine)\b|\bmy\b(?! (?:colleague|team (?:can|will)))|(?<!\b(?:tell|walk|take|help|show|give|remind|talk) )\bme\b/;
 /** Questions about the offering itself (what it does, costs, supports), typically asked by the buyer. */
 const ABOUT_OFFERING =
-  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much|is there|are there|does (?:it|that|this)|can (?:it|that|this)|will (?:it|that|this))\b|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b/;
+  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much(?:$| (?:is|does|would|will|are|do) (?:it|that|this|these|those|all (?:this|that)|the (?:[a-z-]+ )?(?:fee|fees|price|cost|plan|licen[cs]e|subscription|upgrade|add-on|total|setup|package|tier|module|service|bundle|renewal|pilot|program|option))\b| (?:higher|more|extra|less|lower|cheaper|for|per)\b| of a (?:discount|difference|saving|premium)\b)|(?:is|are) there (?:a |an |any )?(?:[a-z-]+ )?(?:discount|discounts|fee|fees|minimum|contract|trial|setup|limit|cap|charge|costs?|penalty|warranty|guarantee|sla|refund|flexibility|website|app|api|version|plan|tier|integration)\b|(?:is|are) there [a-z' ]*\b(?:i|we) (?:can|could)\b|(?:does|can|will) (?:it|that|this)\b)|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b|\bwhat (?:exactly )?(?:does|do) (?:this|that|the) (?:organi[sz]ation|charity|nonprofit|foundation|company|program|product|platform|service|tool|app|software) (?:do|offer|provide)\b|\btell me (?:a (?:little|bit) )?(?:more )?about (?:it|this|that|them)\b/;
 /** Questions about how a product area works or what it covers ("where do the suggestions come from?"). */
 const ABOUT_FEATURE =
   /^(?:(?:and|so|but|okay|ok),? )?(?:(?:where|how) (?:do|does) (?:the|these|those|it|that|this) (?:[a-z]+ )?(?:come from|work|get|sync|update)|what about (?:reporting|pricing|security|support|integrations?|sso|mobile|exports?|the api|permissions|onboarding|training|the data|data|backups|uptime))\b/;
@@ -536,6 +603,11 @@ const CAPABILITY_QUESTION =
 /** Scheduling questions ("can we meet on Tuesday?", "could we set up a call?"), not about the offering. */
 const SCHEDULING =
   /\b(?:meet|schedule|book|set up (?:a|some|another|the) (?:call|time|meeting|session)|find (?:a|some) time|talk|chat|speak|catch up|regroup|reconvene|move (?:the|our)|push (?:the|it)|start|wait|hear)\b/;
+/** How much the other side gives or spends: asked by either side, so it directs no answer. */
+const HOW_MUCH_YOU = /^(?:(?:and|so|but|okay|ok|well),? )?how much(?: [a-z']+){0,6} you\b/;
+/** Greetings and questions handed back ("how are you?", "how was your weekend?", "and you?"): small talk either side asks. */
+const SMALL_TALK =
+  /^(?:(?:hi|hello|hey|good|great|fine|well|and|so|but|okay|ok),? )*(?:how (?:are|r) (?:you|u)(?: doing)?(?: today| this (?:morning|afternoon|evening))?|how(?:'s| is| was| has) (?:your|the) (?:day|morning|afternoon|evening|weekend|week|holiday|weather)(?: been| going)?|how(?:'s| is) it going|how have you been|(?:how|what) about (?:you|yourself)|(?:and )?(?:you|yourself)|you too)$/;
 /** An answer that speaks about the speaker's own side ("we use…", "our team…", "I'm not sure"). */
 const OWN_ANSWER = /\b(?:we|we're|we've|our|us|my|i|i'm|i've|i'd)\b/;
 
@@ -548,8 +620,10 @@ const MIN_TOTAL = 6.5;
 const CONFIDENCE_SCALE = 2.5;
 /** Minimum seller-minus-buyer cue points of the pick (structural signals count as cues). */
 const MIN_CUE_NET = 2;
-/** Or: positive cue points of the pick and this lead in cue points over the runner-up (relative evidence). */
+/** Or: more than MIN_CUE_FOR_LEAD cue points of the pick and this lead in cue points over the runner-up. */
 const MIN_CUE_LEAD = 4;
+/** A single weak cue (one "you can help") does not make a pick, however buyer-like the other speaker sounds. */
+const MIN_CUE_FOR_LEAD = 1;
 /** The runner-up looks seller-side too and is within this fraction of the pick: two seller-side voices. */
 const CLOSE_SELLER_RATIO = 0.6;
 /** Between two seller-side voices, the one who runs the call (agenda, next steps, commercial terms) must lead by this. */
@@ -634,21 +708,46 @@ function emptyEvidence(label: string): SpeakerEvidence {
   };
 }
 
+/**
+ * Counts each cue as one pattern over all families would: the leftmost match wins, the first family on a tie, and
+ * the scan resumes after it, so a phrase that fits two families counts once.
+ */
+function countCues(e: SpeakerEvidence, text: string): void {
+  const pending = COMBINED.map(({ regex }) => {
+    regex.lastIndex = 0;
+    return regex.exec(text);
+  });
+  for (;;) {
+    let next = -1;
+    for (let i = 0; i < pending.length; i++) {
+      const m = pending[i];
+      if (m != null && (next < 0 || m.index < pending[next]!.index)) next = i;
+    }
+    if (next < 0) return;
+    const m = pending[next]!;
+    for (let g = 1; g < m.length; g++) {
+      if (m[g] !== undefined) {
+        e.cues[COMBINED[next]!.first + g - 1]!++;
+        break;
+      }
+    }
+    const resume = m.index + Math.max(1, m[0].length);
+    for (let i = 0; i < pending.length; i++) {
+      if (pending[i] != null && pending[i]!.index < resume) {
+        const { regex } = COMBINED[i]!;
+        regex.lastIndex = resume;
+        pending[i] = regex.exec(text);
+      }
+    }
+  }
+}
+
 /** What a turn asks of the next speaker. */
 type Ask = 'none' | 'about_you' | 'about_offering' | 'about_caller';
 
 /** Adds one turn's cues and pronouns to its speaker's evidence; returns what the turn asks. */
 function scanTurn(e: SpeakerEvidence, text: string): Ask {
-  COMBINED.lastIndex = 0;
-  for (let m = COMBINED.exec(text); m !== null; m = COMBINED.exec(text)) {
-    for (let g = 1; g < m.length; g++) {
-      if (m[g] !== undefined) {
-        e.cues[g - 1]!++;
-        break;
-      }
-    }
-    if (m[0].length === 0) COMBINED.lastIndex++;
-  }
+  countCues(e, text);
   PERSON_WORDS.lastIndex = 0;
   for (let m = PERSON_WORDS.exec(text); m !== null; m = PERSON_WORDS.exec(text)) {
     const w = m[0];
@@ -681,7 +780,9 @@ function scanTurn(e: SpeakerEvidence, text: string): Ask {
         ) {
           // "How do you handle…?" asks about the other side (seller); "can we…?", "does it…?" about one's own
           // side or the offering (buyer).
-          if (ABOUT_CALLER.test(sentence)) {
+          if (HOW_MUCH_YOU.test(sentence)) {
+            // "How much would you like to give?" and "how much are you giving?" are asked by either side.
+          } else if (ABOUT_CALLER.test(sentence)) {
             ask = 'about_caller';
           } else if (ABOUT_OFFERING.test(sentence) || ABOUT_FEATURE.test(sentence)) {
             e.ownQuestions++;
@@ -691,7 +792,7 @@ function scanTurn(e: SpeakerEvidence, text: string): Ask {
             // "Can we build our own reports?" is answered by the seller; "can we meet on Tuesday?" is scheduling.
             if (ask === 'none' && CAPABILITY_QUESTION.test(sentence) && !SCHEDULING.test(sentence))
               ask = 'about_offering';
-          } else if (ADDRESSES_YOU.test(sentence)) {
+          } else if (ADDRESSES_YOU.test(sentence) && !SMALL_TALK.test(sentence)) {
             e.youQuestions++;
             if (ask === 'none') ask = 'about_you';
           }
@@ -867,7 +968,8 @@ export function inferRepSpeaker(
   // seller-side cue evidence (small talk full of "and you?" questions is not selling).
   const bestCue = best.seller - best.buyer;
   const runnerCue = runnerUp === null ? 0 : runnerUp.seller - runnerUp.buyer;
-  const cueBacked = bestCue >= MIN_CUE_NET || (bestCue > 0 && bestCue - runnerCue >= MIN_CUE_LEAD);
+  const cueBacked =
+    bestCue >= MIN_CUE_NET || (bestCue > MIN_CUE_FOR_LEAD && bestCue - runnerCue >= MIN_CUE_LEAD);
   if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || closeSeller || !cueBacked)
     return null;
   return { label: best.label, confidence, signals };
