@@ -377,4 +377,14 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Csm').scores.warm_call).toBeUndefined();
   });
+
+  it('reads offers and counter-offers traded until a deal as a negotiation', () => {
+    const turns = dialogue([
+      ['Buyer', 'Lane by lane, then. Atlanta to Dallas: you are at 2,340 and we see 2,050 elsewhere.'],
+      ['Rep', 'With four loads a week I can do 2,190.'],
+      ['Buyer', 'Make it 2,150 and you have a deal on that lane.'],
+      ['Rep', 'Done. What number do you need on Dallas to Houston?'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('negotiation');
+  });
 });

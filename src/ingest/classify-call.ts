@@ -475,6 +475,17 @@ const FAMILIES: readonly Family[] = [
       '|\\b(?:still|are) [a-z]+ (?:thousand|hundred|percent) apart\\b|\\bapart on\\b|\\bfinal (?:paper|paperwork|contract|version|terms)\\b' +
       '|\\bconcessions?\\b|\\b(?:match|beat) (?:the|their|a|your) (?:[a-z]+ )?(?:quote|price|offer|bid)\\b|\\bprice cap\\b|\\bcap on (?:the )?(?:renewal|increases?)\\b|\\bat no (?:extra )?(?:charge|cost)\\b|\\bif (?:we|you) sign (?:this|by|before)\\b|\\b(?:highest|lowest|cheapest) (?:quote|price|bid)\\b|\\bcompared (?:three|two|the|several) quotes\\b|\\brevised (?:quote|proposal|pricing|offer|order form)\\b|\\bpurchase order\\b|\\b(?:services|licen[cs]e|implementation) (?:line|fee|price|cost)s?\\b|\\bcomes down to\\b|\\b(?:thirty|forty-five|sixty|ninety|30|45|60|90)[- ]day (?:terms|payment)\\b|\\bat (?:thirty|forty-five|sixty|ninety) days\\b|\\bbest (?:and )?final\\b|\\bmeet (?:you|us) (?:in the middle|halfway)\\b|\\bclose (?:this|by|before)\\b|\\bthousand off\\b|\\b(?:lower|reduce|drop) the (?:price|rate)\\b|\\bsub-processors?\\b',
   },
+  // negotiation: offers and counter-offers traded until there is a deal.
+  {
+    type: 'negotiation',
+    by: 'any',
+    weight: 2,
+    cap: 3,
+    pattern:
+      '\\bi can do (?:[0-9]|a |an |one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|it for)' +
+      "|\\b(?:you(?:'ve| have) got|you have|we have|it's) (?:a|yourself a) deal\\b|\\bwhat number\\b|\\bcounter[- ]?(?:offer|proposal)\\b" +
+      "|\\bsplit the difference\\b|\\bbest (?:price|offer|you can do)\\b|\\bin (?:exchange|return) for\\b|\\bthat's (?:my|our) (?:floor|limit|best)\\b|\\bwalk away\\b",
+  },
   // technical_discovery: systems, data, identity and security architecture.
   {
     type: 'technical_discovery',
@@ -519,7 +530,46 @@ const FAMILIES: readonly Family[] = [
   },
 ];
 
-const COMBINED = new RegExp(`\\b(?:${FAMILIES.map((f) => `(${f.pattern})`).join('|')})`, 'g');
+/**
+ * A family pattern without the word boundary that opens each of its top-level alternatives: the combined expression
+ * opens with one. V8 stops optimising a regular expression past 20 KB of source (a 2,000-turn call then takes
+ * ~100 times longer), and those boundaries are a tenth of the source.
+ */
+function withoutOpeningBoundaries(pattern: string): string {
+  let out = '';
+  let depth = 0;
+  let inClass = false;
+  let atAlternative = true;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (atAlternative && depth === 0 && pattern.startsWith('\\b', i)) {
+      i++;
+      atAlternative = false;
+      continue;
+    }
+    atAlternative = false;
+    out += ch;
+    if (ch === '\\') {
+      out += pattern[++i] ?? '';
+      continue;
+    }
+    if (inClass) inClass = ch !== ']';
+    else if (ch === '[') inClass = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) atAlternative = true;
+  }
+  return out;
+}
+
+const COMBINED = new RegExp(
+  `\\b(?:${FAMILIES.map((f) => `(${withoutOpeningBoundaries(f.pattern)})`).join('|')})`,
+  'g',
+);
+/** The size past which V8 stops optimising a regular expression. */
+const REGEXP_OPTIMISED_LIMIT = 20 * 1024;
+if (COMBINED.source.length >= REGEXP_OPTIMISED_LIMIT)
+  throw new Error(`call-type cues are ${COMBINED.source.length} characters: split or shorten them`);
 
 // ---- questions and asks: who asks whom about what ----
 /** A question in a sentence: "?"-terminated, or opening with an interrogative in unpunctuated text. */
