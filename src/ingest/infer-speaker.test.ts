@@ -381,12 +381,12 @@ describe('inferRepSpeaker', () => {
 
   it('does not read "I\'m familiar with them" as a self-introduction', () => {
     const turns = dialogue([
-      ['Zoe', 'I was wondering if you would be interested in donating to a charity called Brightside Kids.'],
-      ['Tomas', "i'm familiar with them. how efficient are they as a charity though?"],
-      ['Zoe', 'Very efficient, most of the money reaches the schools.'],
+      ['Lena', 'Would you think about giving to the river clean-up fund this month?'],
+      ['Omar', "i'm familiar with them, my cousin helped last spring. do they publish their accounts?"],
+      ['Lena', 'Yes, every year on their site.'],
     ]);
-    const tomas = explainSpeakers(turns).find((e) => e.label === 'Tomas');
-    expect(tomas?.cues).not.toHaveProperty('seller.company_intro');
+    const omar = explainSpeakers(turns).find((e) => e.label === 'Omar');
+    expect(omar?.cues).not.toHaveProperty('seller.company_intro');
   });
 
   it('finds the asker of a donation whom the donor keeps asking small-talk questions', () => {
@@ -420,18 +420,18 @@ describe('inferRepSpeaker', () => {
 
   it('finds a rep who speaks second on a follow-up call, from the earlier contact and the offers to act', () => {
     const turns = dialogue([
-      ['Prospect', 'Hello, Claire speaking.'],
+      ['Prospect', 'Facilities, Priya here.'],
       [
         'Caller',
-        "Hi Claire, it's Anders. We last spoke in March about the cost project. I just wanted to see where things landed.",
+        "Hi Priya, it's Tom. When we last spoke you were comparing cleaning rotas for the depots. I just wanted to see how that went.",
       ],
       [
         'Prospect',
-        'We got reorganised and the project was frozen, but our new VP wants it back. He hates vendor demos though.',
+        'It stalled when our operations manager left. The new one is keen, but she dislikes long presentations.',
       ],
-      ['Caller', 'Understandable. We can run it on your own numbers for a week. Would he go for that?'],
-      ['Prospect', 'Probably. Security will want to review access again. Can you send the policy again?'],
-      ['Caller', "I'll resend it today, with a short note for him."],
+      ['Caller', 'Understandable. We could trial one depot for a fortnight instead. Would she go for that?'],
+      ['Prospect', 'She might. Can you send the trial terms again? I lost the email.'],
+      ['Caller', "I'll resend them this afternoon with a one-page summary for her."],
     ]);
     expect(inferRepSpeaker(turns, none)?.label).toBe('Caller');
   });
@@ -440,26 +440,55 @@ describe('inferRepSpeaker', () => {
     const turns = dialogue([
       [
         'Speaker A',
-        'So the problem is staffing. Every ward builds its own rota, gaps go to agency, and agency is where my budget dies.',
+        'Our problem is overtime. Every site plans its own shifts, gaps get covered by overtime, and overtime eats the budget.',
       ],
-      ['Speaker B', 'How much is agency running?'],
-      ['Speaker A', 'Nineteen million last year across our four hospitals. We have to halve it.'],
+      ['Speaker B', 'How much is overtime costing?'],
+      ['Speaker A', 'About two million a year across our six sites. The board wants it down by a third.'],
       ['Speaker B', 'Has anything been tried already?'],
-      ['Speaker A', 'We tried a text blast and our nurses turned it off within a week.'],
-      ['Speaker B', 'What would make them trust a new tool?'],
-      ['Speaker A', 'Only seeing shifts they can actually take, and booking in two taps.'],
+      ['Speaker A', 'We tried a shared calendar and our supervisors stopped updating it after a month.'],
+      ['Speaker B', 'What would make supervisors keep a tool up to date?'],
+      ['Speaker A', 'If it took them less time than the phone calls they make now.'],
       [
         'Speaker B',
-        "That's a lot to work with. I'd like to come back with how two other hospitals approached it, if that would be useful.",
+        "Thanks, that helps. I'd like to come back with how two similar operators handled it, if that would be useful.",
       ],
-      ['Speaker A', 'Yes, send it to my assistant.'],
+      ['Speaker A', 'Yes, send it over.'],
     ]);
     expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker B');
   });
 
+  it('finds the caller whom a receptionist screens with indirect questions, in unpunctuated text', () => {
+    const turns = dialogue([
+      ['speaker 1', 'hello northgate veterinary how can i help'],
+      ['speaker 2', 'hi there could i speak to whoever manages the clinic please'],
+      ['speaker 1', "can i ask what it's regarding"],
+      ['speaker 2', "it's about your appointment reminders i'm with a company called pawtext"],
+      ['speaker 1', "we don't take sales calls sorry, you can email the office"],
+      ['speaker 2', 'okay thanks for your time'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('speaker 2');
+  });
+
+  it('finds the rep who demonstrates the product to a buyer asking what it can do', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Can it print the timesheets? Our payroll clerk wants paper.'],
+      [
+        'Speaker 2',
+        'Yes, every timesheet, with this button here. You can also send them to payroll every Friday.',
+      ],
+      ['Speaker 1', 'Every Friday. Can I hide the overtime column?'],
+      ['Speaker 2', 'Yes, you pick the columns once and the weekly send keeps them.'],
+      ['Speaker 1', 'And it handles night shifts across midnight?'],
+      ['Speaker 2', 'It does, a shift belongs to the day it started.'],
+      ['Speaker 1', 'Fine. Show me the Friday setting again?'],
+      ['Speaker 2', 'Sure, let me go back.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 2');
+  });
+
   it('counts a phrase that fits two cue families once, for the first family', () => {
     const turns = dialogue([
-      ['Speaker 1', "Noted. I'll send the invite now."],
+      ['Speaker 1', "Great. I'll send the invite for Thursday."],
       ['Speaker 2', 'Thanks.'],
     ]);
     const cues = explainSpeakers(turns).find((e) => e.label === 'Speaker 1')?.cues;

@@ -46,7 +46,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 2,
     pattern:
       "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at|already|originally|familiar|kinda|kind of|sort of|happy|pleased|satisfied|impressed|comfortable|done|okay|ok|busy|stuck|bored|frustrated|involved|acquainted|friends|based|located|dialed|agree|back|home|out|away|over) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+ dot )|over at|here at|calling from) [a-z]" +
-      "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
+      "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with a (?:company|firm|team|business) called\\b|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
       "|\\bi'?m calling (?:from|on behalf of)\\b|\\bcalling from [a-z]|\\byou've reached\\b" +
       "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
   },
@@ -59,7 +59,7 @@ const FAMILIES: readonly CueFamily[] = [
       "\\bthe reason (?:for (?:my|the) call|i'?m calling|i called|i'?m reaching out|i reached out)\\b" +
       "|\\bi'?m (?:just )?(?:reaching out|calling) (?:because|to (?:follow up|see|introduce|check in|let you know))" +
       "|\\byou don't know me\\b|\\bwe (?:haven't|have not) (?:spoken|met)\\b|\\bi don't think we've (?:spoken|met)\\b|\\bi'?m calling (?:[a-z]+ )?[a-z]+s (?:about|in|around|across|like)\\b|\\byou (?:weren't|were not) expecting (?:my|this) call\\b|\\bsorry to (?:bother|interrupt|disturb) you\\b|\\bi'?ll (?:be|keep it) real quick\\b|\\bi'?ll (?:take you off|remove you)\\b" +
-      "|\\bi'?m calling (?:about|regarding) (?:your|how|a|an|some)\\b|\\bi'?m calling (?:because|to) (?!ask|check|find|cancel|return|report|change)[a-z]+|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
+      "|\\bi'?m calling (?:about|regarding) (?:your|how|a|an|some)\\b|\\bit(?:'s| is) (?:about|regarding) your\\b|\\bi'?m calling (?:because|to) (?!ask|check|find|cancel|return|report|change)[a-z]+|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
       '|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b',
   },
   {
@@ -94,7 +94,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       '\\bagenda\\b|\\b(?:my|our) (?:goal|aim|plan) (?:for today|today)\\b|\\bthe (?:plan|goal|aim) (?:for today|today) is\\b' +
-      "|\\btoday is (?:about|our)\\b|\\bwhat i'?d like to (?:cover|do)\\b|\\bi'?d like to (?:spend|go through|go over|cover|understand|learn)\\b" +
+      "|\\btoday is (?:about|our)\\b|\\bwhat i'?d like to (?:cover|do)\\b|\\bi'?d like to (?:spend|go through|go over|cover|understand|learn|go deep|dig into|focus on)\\b" +
       "|\\bbefore we (?:dive|get) in\\b|\\bi've got us for\\b|\\bkeep an eye on (?:the )?time\\b|\\bso we're on the same page\\b" +
       "|\\bquarterly business review\\b|\\bwe'll (?:save|leave) (?:the last )?[a-z]+ minutes\\b",
   },
@@ -104,14 +104,14 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.25,
     cap: 6,
     pattern:
-      '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b(?! (?:it|this|that|them)\\b)|\\bhow (?:do|does|did) your\\b(?! (?:system|platform|product|tool|software|app|api|solution|pricing)\\b)|\\bwhat (?:does|do) your\\b' +
+      '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b(?! (?:it|this|that|them)\\b)|\\bhow (?:do|does|did) your\\b(?! (?:system|platform|product|tool|software|app|api|solution|pricing)\\b)|\\bwhat (?:[a-z]+ ){0,2}(?:does|do) your\\b(?! (?:product|platform|tool|software|app|api|solution|pricing)\\b)' +
       "|\\bwhat(?:'s| is) your (?:biggest|main)\\b|\\bwhat (?:made|prompted) you\\b|\\bwhat happens (?:after|when)\\b" +
       '|\\bwho else (?:besides|would|will|is)\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track|currently)\\b' +
       '|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat would (?:make|it take|need to (?:happen|change))\\b|\\b(?:have|has) (?:you|anything|anyone) (?:already )?(?:been )?tried\\b' +
-      "|\\bhow(?:'s| is| has) (?:it|everything|the [a-z]+) (?:been )?(?:going|working) (?:so far|for you|with (?:the|your))\\b|\\bhow(?:'s| has) it been for you\\b|\\bwhat's the verdict\\b" +
+      "|\\bhow(?:'s| is| has) (?:it|everything|the [a-z]+) (?:been )?(?:going|working) (?:so far|for you|with (?:the|your))\\b|\\bhow(?:'s| has) it been for you\\b" +
       '|\\bwhat got in the way\\b|\\bif you could (?:fix|change)\\b' +
       "|\\bout of (?:interest|curiosity)\\b|\\bif you don't mind me asking\\b|\\bwhat are you (?:using|doing)\\b" +
-      '|\\bhow many (?:people|users|agents|employees|seats|staff|locations)\\b|\\bwhich [a-z]+ are you (?:on|using)\\b',
+      '|\\bhow many (?:people|users|agents|employees|seats|staff|locations)\\b|\\bhow many [a-z]+ (?:a|per) (?:day|week|month|year|shift)\\b|\\bwhich [a-z]+ are you (?:on|using)\\b',
   },
   {
     name: 'next_steps',
@@ -215,7 +215,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\bi've brought [a-z]+ (?:along|with me)\\b|\\bi've (?:brought|pulled|looped) in [a-z]+\\b|\\bi've brought [a-z]+,? who\\b|\\b(?:he|she)'ll (?:ask|walk you|take you|cover|show you|answer|handle|demo|take (?:most|the lead|over|it from))\\b|\\bi'?ll (?:just )?(?:keep|take) (?:the )?notes\\b|\\b(?:he|she)'s (?:one of )?our (?:senior )?(?:solutions?|sales) engineers?\\b" +
-      "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\b(?:i'll|i'm (?:gonna|going to)) let (?:[a-z]+) (?:drive|take|start|walk|get|lead|run|show)\\b|\\bover to you\\b|\\bi'll (?:jump in|mostly let)\\b" +
+      "|\\bour (?:senior )?(?:solutions?|sales) engineer\\b|\\bour (?:commercial|sales) (?:director|lead)\\b|\\bour (?:head of sales|implementation (?:lead|manager|consultant)|product (?:specialist|expert))\\b|\\b(?:i'll|i'm (?:gonna|going to)) let (?:[a-z]+) (?:drive|take|start|walk|get|lead|run|show)\\b|\\bover to you\\b|\\bi'll (?:jump in|mostly let)\\b" +
       "|\\bdo you want to start\\b|\\bon the commercial side\\b|\\bi'?m (?:your|the) account (?:executive|lead|manager)\\b" +
       '|,? your (?:account (?:manager|executive|rep)|customer success (?:manager|lead|contact)|csm|success manager)\\b',
   },
@@ -271,7 +271,7 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\bwhat company\\b|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b' +
       "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
       '|\\btake a message\\b|\\b(?:would|do) you (?:like|want) (?:to leave|(?:his|her) voicemail)\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b' +
-      "|\\b(?:doesn't|does not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bis it a sales call\\b|\\bwe get a lot of calls\\b|\\bi'll pass it on\\b",
+      "|\\b(?:doesn't|does not|don't|do not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwhat it(?:'s| is) (?:regarding|about|in regard to|concerning)\\b|\\bis it a sales call\\b|\\bwe get a lot of calls\\b|\\bi'll pass it on\\b",
   },
   {
     name: 'caller_need',
@@ -499,7 +499,7 @@ const FAMILIES: readonly CueFamily[] = [
       "|\\bwhat(?:'s| is) the best (?:email|number|way to reach|time to (?:call|reach))\\b|\\bi'?ll meet you\\b|\\bfor (?:your )?signature\\b" +
       "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b|\\bi'?ll resend\\b|\\bif (?:that|it)(?:'d| would) (?:be )?(?:useful|helpful)\\b|\\bi'?d like to (?:come back|follow up|send|share|show|bring) (?:you |with )" +
       "|\\bi'?ll send (?:it|them|that|this) (?:by|over|today|tomorrow|tonight|on|first|this)\\b|\\bi'?ll (?:have|get) (?:support|our [a-z]+(?: [a-z]+)?) (?:to )?(?:look|push|check|send|fix|call|reach|review|map|set|configure|confirm|update|change)\\b" +
-      "|\\bi'?ll (?:text|call|ping|message|update) you (?:when|once|as soon as)\\b|\\bi'?ll (?:build|prepare|draft|configure|mock up) (?:a|an|the|you|some|two|three)\\b" +
+      "|\\bi'?ll (?:text|call|ping|message|update) you (?:when|once|as soon as)\\b|\\bi'?ll (?:build|prepare|draft|configure|mock up) (?:a|an|the|you|some|two|three)\\b|\\bi'?ll write (?:this|it|that|these) up\\b" +
       '|\\bwhat are you comparing us\\b|\\bcompar(?:e|ing) us (?:to|with|against)\\b',
   },
   {
@@ -510,6 +510,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 4,
     pattern:
       "\\b(?:i'll|let me) share my screen\\b|\\bif i (?:open|click|go (?:to|into)|select|pick|switch)\\b|\\bhere you can see\\b|\\byou can see (?:the|that|how|your|it|here)\\b" +
+      '|\\blet me (?:go back|scroll|click|open (?:the|that|this|it))\\b|\\b(?:this|that) (?:button|tab|screen|page|menu|field|icon|toggle) (?:here|there|on the)\\b' +
       "|\\bwe (?:moved|switched|migrated|took|got) (?:[a-z']+ ){1,2}(?:team|company|firm|office|group|clinic)s? (?:to|onto|off|from)\\b",
   },
   {
@@ -583,13 +584,13 @@ const OWN_SIDE =
   /\b(?:we|our|ours|us|mine)\b|\bmy\b(?! (?:colleague|team (?:can|will)))|(?<!\b(?:tell|walk|take|help|show|give|remind|talk) )\bme\b/;
 /** Questions about the offering itself (what it does, costs, supports), typically asked by the buyer. */
 const ABOUT_OFFERING =
-  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much(?:$| (?:is|does|would|will|are|do) (?:it|that|this|these|those|all (?:this|that)|the (?:[a-z-]+ )?(?:fee|fees|price|cost|plan|licen[cs]e|subscription|upgrade|add-on|total|setup|package|tier|module|service|bundle|renewal|pilot|program|option))\b| (?:higher|more|extra|less|lower|cheaper|for|per)\b| of a (?:discount|difference|saving|premium)\b)|(?:is|are) there (?:a |an |any )?(?:[a-z-]+ )?(?:discount|discounts|fee|fees|minimum|contract|trial|setup|limit|cap|charge|costs?|penalty|warranty|guarantee|sla|refund|flexibility|website|app|api|version|plan|tier|integration)\b|(?:is|are) there [a-z' ]*\b(?:i|we) (?:can|could)\b|(?:does|can|will) (?:it|that|this)\b)|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b|\bwhat (?:exactly )?(?:does|do) (?:this|that|the) (?:organi[sz]ation|charity|nonprofit|foundation|company|program|product|platform|service|tool|app|software) (?:do|offer|provide)\b|\btell me (?:a (?:little|bit) )?(?:more )?about (?:it|this|that|them)\b/;
+  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much(?:$| (?:is|does|would|will|are|do) (?:it|that|this|these|those|all (?:this|that)|the (?:[a-z-]+ )?(?:fee|fees|price|cost|plan|licen[cs]e|subscription|upgrade|add-on|total|setup|package|tier|module|service|bundle|renewal|pilot|program|option))\b| (?:higher|more|extra|less|lower|cheaper|for|per)\b| of a (?:discount|difference|saving|premium)\b)|(?:is|are) there (?:a |an |any )?(?:[a-z-]+ )?(?:discount|discounts|fee|fees|minimum|contract|trial|setup|limit|cap|charge|costs?|penalty|warranty|guarantee|sla|refund|flexibility|website|app|api|version|plan|tier|integration)\b|(?:is|are) there [a-z' ]*\b(?:i|we) (?:can|could)\b|(?:does|can|will) (?:it|that|this)\b|it (?:[a-z]+s|can|will|does)\b)|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b|\bwhat (?:exactly )?(?:does|do) (?:this|that|the) (?:organi[sz]ation|charity|nonprofit|foundation|company|program|product|platform|service|tool|app|software) (?:do|offer|provide)\b|\btell me (?:a (?:little|bit) )?(?:more )?about (?:it|this|that|them)\b/;
 /** Questions about how a product area works or what it covers ("where do the suggestions come from?"). */
 const ABOUT_FEATURE =
   /^(?:(?:and|so|but|okay|ok),? )?(?:(?:where|how) (?:do|does) (?:the|these|those|it|that|this) (?:[a-z]+ )?(?:come from|work|get|sync|update)|what about (?:reporting|pricing|security|support|integrations?|sso|mobile|exports?|the api|permissions|onboarding|training|the data|data|backups|uptime))\b/;
 /** Questions that screen a caller: who they are, where they call from, what the call is about. */
 const ABOUT_CALLER =
-  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\b(?:are|were) you (?:a|an|from) (?:the )?(?:patient|customer|client|vendor|provider|supplier|salesperson|sales)\b|\byou are from\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
+  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bwhat it(?:'s| is) (?:regarding|about|concerning)\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\b(?:are|were) you (?:a|an|from) (?:the )?(?:patient|customer|client|vendor|provider|supplier|salesperson|sales)\b|\byou are from\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
 /**
  * In unpunctuated (ASR) text a question rarely opens the turn ("okay great so how many people…"): a turn with no
  * sentence punctuation at all is read as asking when one of these question frames occurs anywhere in it.
@@ -599,7 +600,7 @@ const QUESTION_FRAME =
 const SENTENCE_PUNCTUATION = /[.?!]/;
 /** Questions about what the buyer's side could do with the offering ("can we export…?", "can she approve…?"). */
 const CAPABILITY_QUESTION =
-  /^(?:(?:and|so|but|okay|ok|right),? )?(?:can|could|will|would|do|does) (?:we|i|she|he|they|our [a-z]+|my [a-z]+|users|admins|managers|people) (?:still |also |then |just )?(?:export|import|build|use|set|connect|integrate|add|change|customi[sz]e|see|get|approve|edit|create|run|track|try|test|filter|share|access|turn|switch|sync|pull|push|automate|configure|keep|store|host|cancel|upgrade|downgrade|pay|need|migrate|choose|map|restrict|limit|delete|download|upload|print|send|receive|log|sign)\b/;
+  /^(?:(?:and|so|but|okay|ok|right),? )?(?:can|could|will|would|do|does) (?:we|i|she|he|they|our [a-z]+|my [a-z]+|users|admins|managers|people) (?:still |also |then |just )?(?:export|import|build|use|set|connect|integrate|add|change|customi[sz]e|see|get|approve|edit|create|run|track|try|test|filter|share|access|turn|switch|sync|pull|push|automate|configure|keep|store|host|cancel|upgrade|downgrade|pay|need|migrate|choose|map|restrict|limit|delete|download|upload|print|send|receive|log|sign|pick|select|schedule|hide)\b/;
 /** Scheduling questions ("can we meet on Tuesday?", "could we set up a call?"), not about the offering. */
 const SCHEDULING =
   /\b(?:meet|schedule|book|set up (?:a|some|another|the) (?:call|time|meeting|session)|find (?:a|some) time|talk|chat|speak|catch up|regroup|reconvene|move (?:the|our)|push (?:the|it)|start|wait|hear)\b/;
@@ -619,7 +620,7 @@ const MIN_MARGIN = 3;
 const MIN_TOTAL = 6.5;
 const CONFIDENCE_SCALE = 2.5;
 /** Minimum seller-minus-buyer cue points of the pick (structural signals count as cues). */
-const MIN_CUE_NET = 2;
+const MIN_CUE_NET = 1.5;
 /** Or: more than MIN_CUE_FOR_LEAD cue points of the pick and this lead in cue points over the runner-up. */
 const MIN_CUE_LEAD = 4;
 /** A single weak cue (one "you can help") does not make a pick, however buyer-like the other speaker sounds. */
