@@ -368,6 +368,22 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(swapped, none)?.label).toBe('Speaker 1');
   });
 
+  it('finds a fundraiser who speaks third, after a host and the donor', () => {
+    const turns = dialogue([
+      ['Host', 'Welcome, both of you. You have ten minutes, starting now.'],
+      ['Donor', 'Hi! Nice to meet you.'],
+      [
+        'Fundraiser',
+        "Likewise. I'm here to talk to you about the Eastside library fund. Are you willing to donate a little today?",
+      ],
+      ['Donor', "Maybe. I don't have much spare money this month."],
+      ['Fundraiser', "Any donation helps, even if it's small. I'll match whatever you give."],
+      ['Donor', 'Okay, I will give two dollars.'],
+      ['Fundraiser', 'Thank you so much for your gift.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Fundraiser');
+  });
+
   it('abstains when both sides of a donation chat pledge and ask each other', () => {
     const turns = dialogue([
       ['Speaker 1', 'Hi! Are you going to donate to the children’s charity?'],

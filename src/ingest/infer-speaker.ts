@@ -59,7 +59,7 @@ const FAMILIES: readonly CueFamily[] = [
       "\\bthe reason (?:for (?:my|the) call|i'?m calling|i called|i'?m reaching out|i reached out)\\b" +
       "|\\bi'?m (?:just )?(?:reaching out|calling) (?:because|to (?:follow up|see|introduce|check in|let you know))" +
       "|\\byou don't know me\\b|\\bwe (?:haven't|have not) (?:spoken|met)\\b|\\bi don't think we've (?:spoken|met)\\b|\\bi'?m calling (?:[a-z]+ )?[a-z]+s (?:about|in|around|across|like)\\b|\\byou (?:weren't|were not) expecting (?:my|this) call\\b|\\bsorry to (?:bother|interrupt|disturb) you\\b|\\bi'?ll (?:be|keep it) real quick\\b|\\bi'?ll (?:take you off|remove you)\\b" +
-      "|\\bi'?m calling (?:about|regarding) (?:your|how|a|an|some)\\b|\\bit(?:'s| is) (?:about|regarding) your\\b|\\bi'?m calling (?:because|to) (?!ask|check|find|cancel|return|report|change)[a-z]+|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
+      "|\\bi'?m calling (?:about|regarding) (?:your|how|a|an|some)\\b|\\bi (?:just )?wanted to (?:talk|speak|chat) (?:to you |with you )?about\\b|\\bi'?m (?:here|supposed|trying|meant) to (?:talk to you|ask you|tell you|persuade|convince)\\b|\\bit(?:'s| is) (?:about|regarding) your\\b|\\bi'?m calling (?:because|to) (?!ask|check|find|cancel|return|report|change)[a-z]+|\\bout of the blue\\b|\\bout of nowhere\\b|\\bcold call\\b|\\bi'll (?:keep it|be) (?:quick|brief)\\b" +
       '|\\b(?:did|have) i (?:catch|caught) you\\b|\\bcaught you at\\b|\\bthanks for taking my call\\b',
   },
   {
@@ -105,7 +105,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 6,
     pattern:
       '\\bwalk me through\\b|\\btell me (?:a (?:little|bit) )?(?:more )?about\\b(?! (?:it|this|that|them)\\b)|\\bhow (?:do|does|did) your\\b(?! (?:system|platform|product|tool|software|app|api|solution|pricing)\\b)|\\bwhat (?:[a-z]+ ){0,2}(?:does|do) your\\b(?! (?:product|platform|tool|software|app|api|solution|pricing)\\b)' +
-      "|\\bwhat(?:'s| is) your (?:biggest|main)\\b|\\bwhat (?:made|prompted) you\\b|\\bwhat happens (?:after|when)\\b" +
+      "|\\bwhat(?:'s| is) your (?:biggest|main)\\b|\\bwhat (?:made|prompted) you\\b|\\bwhat happens (?:after|when)\\b|\\bwhen did you last\\b" +
       '|\\bwho else (?:besides|would|will|is)\\b|\\bhow (?:are|do) you (?:handling|managing|tracking|handle|manage|track|currently)\\b' +
       '|\\bwhat would success look like\\b|\\bwhat would you need\\b|\\bwhat would (?:make|it take|need to (?:happen|change))\\b|\\b(?:have|has) (?:you|anything|anyone) (?:already )?(?:been )?tried\\b' +
       "|\\bhow(?:'s| is| has) (?:it|everything|the [a-z]+) (?:been )?(?:going|working) (?:so far|for you|with (?:the|your))\\b|\\bhow(?:'s| has) it been for you\\b" +
@@ -135,7 +135,7 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\bper[- ](?:seat|user|provider|sender)\\b|\\blist price\\b|\\bprice lock\\b|\\border form\\b|\\bprorat|\\bco-term' +
       '|\\bthe standard is\\b|\\bis included (?:on|in)\\b' +
       "|\\bi(?:'ll| will| can| could)? (?:waive|lock (?:in )?the|throw in|knock off|take off)\\b|\\bi could (?:do|go|offer|be at|include|drop|meet|match)\\b" +
-      '|\\bwhat if (?:we|i) (?:did|do|went|made|matched|waived|threw|included|dropped|locked|split|ramp)\\b|\\bif i match(?:ed)?\\b' +
+      "|\\bwhat if (?:we|i) (?:did|do|went|made|matched|waived|threw|included|dropped|locked|split|ramp)\\b|\\bif i match(?:ed)?\\b|\\bi(?:'ll| will) match (?:whatever|any|your|that)\\b" +
       "|\\b(?:migration|onboarding|training|setup|implementation|support) is included\\b|\\byou'll have (?:it|them|both|that|the [a-z]+) (?:by|today|tomorrow|this|first)\\b" +
       "|\\bi'?ll (?:update|revise|amend|adjust|redo|rework) the (?:quote|proposal|order form|contract|pricing|sow|paperwork|agreement)\\b|\\b(?:it|that|the (?:price|total|cost)) comes down to\\b",
   },
@@ -157,7 +157,8 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\bno (?:strings|obligation|commitment)\\b|\\bcould i (?:drop|send|pop|come|swing|stop) (?:off|by|over|round|you)\\b|\\bhave you (?:ever )?heard (?:of|about)\\b|\\bare you familiar with\\b|\\byou (?:can|could) (?:help|make|choose|save|start|be part|consider|visit|try|donate|give|contribute)\\b' +
       '|\\bmake (?:a|an) (?:big |real |huge |real )?(?:difference|impact)\\b|\\beven (?:a |the )?(?:small|little|tiny|smallest|modest)\\b|\\bgoes? a long way\\b|\\bevery (?:little )?bit (?:helps|counts)\\b' +
-      '|\\bany amount\\b|\\bdo you (?:ever|usually|often|currently)\\b',
+      '|\\bany amount\\b|\\bany (?:donation|contribution|gift)\\b|\\bdo you (?:ever|usually|often|currently)\\b' +
+      "|\\beven if it's (?:small|just|only|a little)\\b|\\bif you(?:'re| are) (?:comfortable|willing|able) (?:with|to) (?:donat|giv|contribut)|\\bi (?:really |highly |strongly )recommend\\b|\\bplease consider\\b",
   },
   {
     // Asking the other side to give, buy or commit: a donation request is the close of a pitch.
@@ -168,7 +169,8 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\bhow (?:much )?(?:would|will|could|can) you (?:like to |want to |think you (?:can|could|would) |be (?:willing|able) to |plan (?:on|to) )?(?:donate|give|contribute|spend|pledge|commit|invest)\\b' +
       "|\\bi(?:'d| would) like to (?:ask|encourage|invite|urge) you to\\b|\\bwhat (?:would|do) you think (?:of|about) (?:donating|giving|contributing|joining|signing|trying|switching)\\b" +
-      "|\\bi hope you (?:will|'ll|can|would) (?:think about|consider|donate|give|help|join|decide)\\b",
+      "|\\bi hope you (?:will|'ll|can|would) (?:think about|consider|donate|give|help|join|decide)\\b" +
+      "|\\b(?:are )?you willing to (?:donate|give|contribute)\\b|\\bdo you want to (?:donate|give|contribute|make a donation)\\b|\\byou agree to (?:donate|give|contribute)\\b|\\bso you(?:'re| are) (?:donating|giving|contributing)\\b",
   },
   {
     // The other side's money as "yours": "your donation", "your purchase", "your payment".
@@ -292,7 +294,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 4,
     pattern:
       "\\bi(?:'d| would) be (?:willing|happy|glad) to\\b|\\bi(?:'ll| will) (?:think about|consider) it\\b|\\bi'm not (?:sure|convinced)\\b" +
-      "|\\bi don't (?:really )?know (?:much|if|about|enough)\\b|\\bi(?:'ll| will) (?:take|go with)\\b",
+      "|\\bi don't (?:really )?know (?:much|if|about|enough)\\b|\\bi(?:'ll| will) (?:take|go with)\\b(?! (?:[a-z]+ ){0,3}?(?:to|back)\\b)",
   },
   {
     // The buyer commits their own money: "my donation", "I'll donate", "I can give $5".
@@ -330,7 +332,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       '\\bwe work with (?:a lot of|lots of|many|other|several|companies|teams|firms|businesses)\\b|\\b(?:other|similar) (?:customers|clients|companies|teams|firms) (?:have|see|saw|tell|told|found|use)\\b' +
-      '|\\bcase stud(?:y|ies)\\b|\\b(?:customers|clients) typically\\b|\\btypically (?:see|save|cut|get)\\b',
+      "|\\bcase stud(?:y|ies)\\b|\\b(?:customers|clients) typically\\b|\\btypically (?:see|save|cut|get)\\b|\\bwhat we've done (?:for|with)\\b|\\bfor (?:other|similar) (?:[a-z]+ )?(?:clients|customers)\\b",
   },
   {
     name: 'objection_handling',
@@ -339,7 +341,7 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\b(?:i|totally|completely|i completely|i totally) (?:understand|get (?:it|that))\\b|\\bi hear you\\b|\\bthat's (?:a )?(?:fair|totally fair|reasonable)(?: (?:point|question|concern))?\\b" +
-      "|\\bthat's (?:a )?(?:common|normal) (?:concern|question|one)\\b|\\bunderstandable\\b",
+      "|\\bthat's (?:a )?(?:common|normal) (?:concern|question|one)\\b|\\bthat's (?:very|really|pretty|quite) common\\b|\\bunderstandable\\b",
   },
   {
     name: 'spin_question',
@@ -349,7 +351,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       '\\bhow (?:long|often|much time) (?:do|does|did|has|have|is|are) (?:you|your)\\b|\\bhow many [a-z]+ (?:do|are|did) you\\b|\\b(?:can|could) you walk me\\b|\\b(?:can|could) you tell me (?:(?:a (?:little|bit) |more |a bit )?(?:about )?(?:how|what|who|when|where|why|which|your|you)\\b)' +
       "|\\bwhat(?:'s| is) (?:the|your) (?:timeline|timeframe|budget|process|priority|decision)\\b|\\bwho (?:else )?(?:is|would be|will be) involved\\b" +
-      "|\\bwhat would (?:it|that) (?:mean|look like) (?:for|to) you\\b|\\bwhat's (?:driving|behind) (?:that|this|the)\\b|\\bwhy now\\b" +
+      "|\\bwhat would (?:it|that) (?:mean|look like) (?:for|to) you\\b|\\bwhat (?:would|does) (?:it|that|(?:a|an|the) [a-z]+(?: of [a-z]+)?) cost you\\b|\\bwhat's (?:driving|behind) (?:that|this|the)\\b|\\bwhy now\\b" +
       '|\\bwhat (?:tools?|systems?|software|process) (?:are|do) you\\b|\\bhow (?:are|do) you (?:doing|dealing with|handle|handling) (?:that|it|this)\\b' +
       "|\\b(?:talk|take) me through\\b|\\bwhat (?:goes|went|tends to go) wrong\\b|\\bhow long does (?:the|that|it|this)\\b|\\bi'll ask (?:a lot of|some|a few) questions\\b" +
       '|\\b(?:summari[sz]e|recap) what i (?:heard|learned)\\b|\\b(?:sit|rank|fit) in your (?:priorities|plans|roadmap)\\b|\\bget a (?:picture|sense|feel) (?:of|for)\\b',
@@ -443,7 +445,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1,
     cap: 4,
     pattern:
-      '\\bi can (?!not\\b|do (?:monday|tuesday|wednesday|thursday|friday|that day|then)\\b|transfer\\b|put (?:you|a note)\\b|take a\\b|give you (?:his|her|their|the email|the number)\\b)(?:also |definitely |certainly )?[a-z]+\\b' +
+      '\\bi can (?!not\\b|buy\\b|afford\\b|pay\\b|sign\\b|donate\\b|probably\\b|live\\b|do (?:monday|tuesday|wednesday|thursday|friday|that day|then)\\b|transfer\\b|put (?:you|a note)\\b|take a\\b|give you (?:his|her|their|the email|the number)\\b)(?:also |definitely |certainly )?[a-z]+\\b' +
       "|\\b(?:i'll|i will|let me) (?:also )?(?:send|email|walk|show|set|resend|add|update|share|get|put|book|arrange|extend|write|prepare|pull) (?:[a-z']+ ){0,3}?(?:you|your)\\b",
   },
   {
@@ -584,7 +586,7 @@ const OWN_SIDE =
   /\b(?:we|our|ours|us|mine)\b|\bmy\b(?! (?:colleague|team (?:can|will)))|(?<!\b(?:tell|walk|take|help|show|give|remind|talk) )\bme\b/;
 /** Questions about the offering itself (what it does, costs, supports), typically asked by the buyer. */
 const ABOUT_OFFERING =
-  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much(?:$| (?:is|does|would|will|are|do) (?:it|that|this|these|those|all (?:this|that)|the (?:[a-z-]+ )?(?:fee|fees|price|cost|plan|licen[cs]e|subscription|upgrade|add-on|total|setup|package|tier|module|service|bundle|renewal|pilot|program|option))\b| (?:higher|more|extra|less|lower|cheaper|for|per)\b| of a (?:discount|difference|saving|premium)\b)|(?:is|are) there (?:a |an |any )?(?:[a-z-]+ )?(?:discount|discounts|fee|fees|minimum|contract|trial|setup|limit|cap|charge|costs?|penalty|warranty|guarantee|sla|refund|flexibility|website|app|api|version|plan|tier|integration)\b|(?:is|are) there [a-z' ]*\b(?:i|we) (?:can|could)\b|(?:does|can|will) (?:it|that|this)\b|it (?:[a-z]+s|can|will|does)\b)|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) cost\b|\bwhat (?:exactly )?(?:does|do) (?:this|that|the) (?:organi[sz]ation|charity|nonprofit|foundation|company|program|product|platform|service|tool|app|software) (?:do|offer|provide)\b|\btell me (?:a (?:little|bit) )?(?:more )?about (?:it|this|that|them)\b/;
+  /^(?:(?:and|so|but|okay|ok|right),? )?(?:how much(?:$| (?:is|does|would|will|are|do) (?:it|that|this|these|those|all (?:this|that)|the (?:[a-z-]+ )?(?:fee|fees|price|cost|plan|licen[cs]e|subscription|upgrade|add-on|total|setup|package|tier|module|service|bundle|renewal|pilot|program|option))\b| (?:higher|more|extra|less|lower|cheaper|for|per)\b| of a (?:discount|difference|saving|premium)\b)|(?:is|are) there (?:a |an |any )?(?:[a-z-]+ )?(?:discount|discounts|fee|fees|minimum|contract|trial|setup|limit|cap|charge|costs?|penalty|warranty|guarantee|sla|refund|flexibility|website|app|api|version|plan|tier|integration)\b|(?:is|are) there [a-z' ]*\b(?:i|we) (?:can|could)\b|(?:does|can|will) (?:it|that|this)\b|it (?:[a-z]+s|can|will|does)\b)|\byour (?:product|platform|software|tool|app|solution|pricing|price|offering|api|enterprise|docs)\b|\bdo you (?:support|offer|integrate|provide|charge)\b|\bhow (?:does|would|will) (?:it|that|this|the [a-z]+) (?:work|integrate|connect|compare|handle)\b|\bwhat (?:does|would|will) (?:it|that|this) (?:cost|cover|include|involve)\b|^(?:and )?the (?:cost|price)$|\bwhat (?:exactly )?(?:does|do) (?:this|that|the) (?:organi[sz]ation|charity|nonprofit|foundation|company|program|product|platform|service|tool|app|software) (?:do|offer|provide)\b|\btell me (?:a (?:little|bit) )?(?:more )?about (?:it|this|that|them)\b/;
 /** Questions about how a product area works or what it covers ("where do the suggestions come from?"). */
 const ABOUT_FEATURE =
   /^(?:(?:and|so|but|okay|ok),? )?(?:(?:where|how) (?:do|does) (?:the|these|those|it|that|this) (?:[a-z]+ )?(?:come from|work|get|sync|update)|what about (?:reporting|pricing|security|support|integrations?|sso|mobile|exports?|the api|permissions|onboarding|training|the data|data|backups|uptime))\b/;
