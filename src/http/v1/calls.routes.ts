@@ -4,6 +4,8 @@ import { AppError } from '../../errors.js';
 import { checkBodyStrings, callRuleViolations, throwSchemaErrors } from '../../ingest/check-request.js';
 import { ingestCall, type IngestDeps } from '../../ingest/ingest-call.js';
 import { findCallForAccount } from '../../store/calls.repo.js';
+import { bodyBudgetHook, createBodyBudget } from '../hooks/body-budget.js';
+import { BODY_LIMIT_BYTES } from '../server.js';
 import type { Call } from '../../store/schema.js';
 import {
   CallIdParamsSchema,
@@ -22,6 +24,9 @@ export interface CallsRouteOptions {
   publicAppBaseUrl: string;
 }
 
+/** Two 1 MiB bodies, or about fifty 40 KB ones, in flight at once per process (measured: §20). */
+const INGEST_BODY_BUDGET_BODIES = 2;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function attribution(call: Call) {
@@ -37,6 +42,10 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
     '/calls',
     {
       config: { scope: 'calls:write' },
+      preParsing: bodyBudgetHook(
+        createBodyBudget(INGEST_BODY_BUDGET_BODIES * BODY_LIMIT_BYTES),
+        BODY_LIMIT_BYTES,
+      ),
       attachValidation: true,
       schema: {
         summary: 'Create a call from a transcript and queue it for scoring',
