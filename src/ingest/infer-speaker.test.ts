@@ -502,6 +502,24 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 2');
   });
 
+  it('finds the rep who introduces the solutions engineer, even when the engineer asks most questions', () => {
+    const turns = dialogue([
+      ['Dana', 'Hi Rosa. Dana here, and Lee is our solutions engineer.'],
+      ['Lee', 'Hello!'],
+      ['Rosa', 'Hi both. We run about forty microservices and our alerts are noisy.'],
+      ['Lee', 'How many alerts does on-call get in a week? Would you want to keep your current pager tool?'],
+      ['Rosa', 'Maybe two hundred, and yes, we keep the pager.'],
+      ['Lee', "Then I'd suggest we route through your pager. We can dedupe at our side."],
+      ['Rosa', 'That works. Security will want our review done first.'],
+      [
+        'Dana',
+        "Then we'll get you our security pack this week. I'll put a trial plan together with Lee and share it Friday.",
+      ],
+      ['Rosa', 'Good.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Dana');
+  });
+
   it('counts a phrase that fits two cue families once, for the first family', () => {
     const turns = dialogue([
       ['Speaker 1', "Great. I'll send the invite for Thursday."],

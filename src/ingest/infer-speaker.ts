@@ -497,7 +497,7 @@ const FAMILIES: readonly CueFamily[] = [
       '\\b(?:shall|should) i (?!ask\\b|tell\\b|say\\b|call\\b|bring\\b|send (?:you )?(?:our|my)\\b)[a-z]+|\\bwould it help if (?:i|we)\\b|\\b(?:do |would )?(?:you )?(?:want|like) me to\\b' +
       "|\\bi'?ll (?:have|get) (?:them|it|that|those|this|something|a [a-z]+) (?:ready|over|across|drafted|sorted)\\b|\\bi'?ll put (?:together|in)\\b" +
       "|\\bmeeting request\\b|\\b(?:a few|some|two|three) (?:slots|time slots)\\b|\\bi'?ll (?:reflect|include|note) (?:that|it|this)\\b" +
-      "|\\bi'?ll (?:loop in|bring in|ask (?:our|my))\\b|\\b(?:could|can) i show you\\b|\\bput together (?:a|an|some|the|two|three|a few)\\b" +
+      "|\\bi'?ll (?:loop in|bring in|ask (?:our|my))\\b|\\bi'?ll put (?:a |an |the |our )?(?:[a-z-]+ ){0,3}together\\b|\\bwe'?ll send (?:you |over )?(?:our|the|a|an)\\b|\\b(?:could|can) i show you\\b|\\bput together (?:a|an|some|the|two|three|a few)\\b" +
       "|\\bwhat(?:'s| is) the best (?:email|number|way to reach|time to (?:call|reach))\\b|\\bi'?ll meet you\\b|\\bfor (?:your )?signature\\b" +
       "|\\bi'?ll (?:send|share|email|forward) (?:the|a|an|our|updated|revised|final|some|both)\\b|\\bi'?ll resend\\b|\\bif (?:that|it)(?:'d| would) (?:be )?(?:useful|helpful)\\b|\\bi'?d like to (?:come back|follow up|send|share|show|bring) (?:you |with )" +
       "|\\bi'?ll send (?:it|them|that|this) (?:by|over|today|tomorrow|tonight|on|first|this)\\b|\\bi'?ll (?:have|get) (?:support|our [a-z]+(?: [a-z]+)?) (?:to )?(?:look|push|check|send|fix|call|reach|review|map|set|configure|confirm|update|change)\\b" +
@@ -649,7 +649,10 @@ const ANSWER_OFFERING_CAP = 5;
 const ANSWER_SCREEN_WEIGHT = 2;
 const ANSWER_SCREEN_CAP = 3;
 
-const LEADS_TEAM = FAMILIES.findIndex((f) => f.name === 'leads_team');
+/** Families of the speaker who introduces a colleague and hands the call over ("Thabo is our solutions engineer"). */
+const HANDS_OVER = ['leads_team', 'introduces_colleague'].map((name) =>
+  FAMILIES.findIndex((f) => f.name === name),
+);
 /** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
 const TEXT_BUDGET = 150_000;
 const BLOCK_TURNS = 12;
@@ -664,6 +667,7 @@ const RUNS_CALL = new Set([
   'seller_pricing',
   'reason_for_call',
   'ask_commitment',
+  'offer_to_act',
 ]);
 
 interface SpeakerEvidence {
@@ -909,6 +913,10 @@ function describe(e: SpeakerEvidence): Record<string, unknown> {
   };
 }
 
+function handsOver(e: SpeakerEvidence): boolean {
+  return HANDS_OVER.some((i) => e.cues[i]! > 0);
+}
+
 function byNetThenLabel(a: SpeakerEvidence, b: SpeakerEvidence): number {
   return b.net - a.net || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
@@ -937,8 +945,8 @@ export function inferRepSpeaker(
   let ledBy: string | null = null;
   if ((closeSeller || secondSeller) && runnerUp !== null && evidence.size >= 3) {
     // Whoever introduces the engineer and hands the call over leads it; otherwise the agenda and next steps decide.
-    const bestHandsOver = best.cues[LEADS_TEAM]! > 0;
-    const runnerHandsOver = runnerUp.cues[LEADS_TEAM]! > 0;
+    const bestHandsOver = handsOver(best);
+    const runnerHandsOver = handsOver(runnerUp);
     const [lead, other] =
       bestHandsOver !== runnerHandsOver
         ? bestHandsOver
