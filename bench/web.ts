@@ -9,8 +9,9 @@
  *
  * Beside them, in the same run, the baseline: GET /healthz and the sign-in page (no database work beyond the
  * session lookup). Requests are sequential (one connection, keep-alive), so latency is render time plus loopback.
- * Rows go in with batched multi-row inserts through Kysely on a temporary DATA_DIR. Machines are noisy: read the
- * ratios to the baseline, not the absolute numbers.
+ * Calls go in with batched multi-row inserts through Kysely on a temporary DATA_DIR, their results one by one
+ * through `recordResult` (the worker's write, which also keeps `calls.current_score`). Machines are noisy: read
+ * the ratios to the baseline, not the absolute numbers.
  *
  * Env: BENCH_CALLS (100000), BENCH_SAMPLES (200 per URL), CALLSCORE_BIN (bin/callscore.js), BENCH_KEEP_DATA=1
  * (keep the temporary DATA_DIR for EXPLAIN QUERY PLAN).
@@ -21,10 +22,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { createStore } from '../src/store/db.js';
+import type { JobLease } from '../src/store/jobs.repo.js';
+import { recordResult, type NewScoreResult } from '../src/store/results.repo.js';
 import type { Database } from '../src/store/schema.js';
-import type { Insertable } from 'kysely';
 import { root, startServer, type BenchServer } from './server.js';
 
 const BIN = process.env.CALLSCORE_BIN ?? 'bin/callscore.js';
@@ -90,8 +92,8 @@ const CRITERIA = [
   ['pricing', 'Handles pricing objections'],
 ] as const;
 
-/** A realistic criteria JSON (~1.3 KB): scores, an N/A, evidence quotes with turn index, rationales. */
-function criteriaJson(seed: number): { json: string; score: number } {
+/** Realistic criteria (~1.3 KB as JSON): scores, an N/A, evidence quotes with turn index, rationales. */
+function criteriaOf(seed: number): { criteria: unknown[]; score: number } {
   let weighted = 0;
   let weights = 0;
   const list = CRITERIA.map(([key, title], i) => {
@@ -127,7 +129,7 @@ function criteriaJson(seed: number): { json: string; score: number } {
         : `The rep met ${Math.round((score ?? 0) * 100)}% of what good looks like here.`,
     };
   });
-  return { json: JSON.stringify(list), score: weights ? Math.round((weighted / weights) * 1000) / 10 : 0 };
+  return { criteria: list, score: weights ? Math.round((weighted / weights) * 1000) / 10 : 0 };
 }
 
 const STATUSES: [string, number][] = [
@@ -144,6 +146,40 @@ function statusOf(i: number): string {
     x -= share;
   }
   return 'scored';
+}
+
+/**
+ * A job as a worker holds it right after its claim (status running, fencing token 1), inserted in bulk with its
+ * calls: results then go in through `recordResult`, the worker's own write, one transaction per call.
+ */
+function runningJob(callId: string, accountId: string, at: string) {
+  const id = randomUUID();
+  const leaseUntil = new Date(Date.now() + 24 * 3600_000).toISOString();
+  const row: Insertable<Database['scoring_jobs']> = {
+    id,
+    call_id: callId,
+    account_id: accountId,
+    status: 'running',
+    lease_until: leaseUntil,
+    fencing_token: 1,
+    attempts: 0,
+    available_at: at,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    reason: 'ingest',
+  };
+  const lease: JobLease = { jobId: id, callId, accountId, fencingToken: 1, attempts: 0, leaseUntil };
+  return { row, lease };
+}
+
+async function recordScored(
+  db: Kysely<Database>,
+  lease: JobLease,
+  result: NewScoreResult,
+  at: Date,
+): Promise<void> {
+  if (!(await recordResult(db, lease, result, at))) throw new Error(`result of ${lease.callId} fenced off`);
 }
 
 async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: string }> {
@@ -172,13 +208,15 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
     const BATCH = 500; // 23 columns × 500 rows stays under SQLite's 32,766 bound parameters
     for (let from = 0; from < CALLS; from += BATCH) {
       const calls: Insertable<Database['calls']>[] = [];
-      const results: Insertable<Database['score_results']>[] = [];
+      const jobs: Insertable<Database['scoring_jobs']>[] = [];
+      const results: { lease: JobLease; result: NewScoreResult; at: Date }[] = [];
       for (let i = from; i < Math.min(CALLS, from + BATCH); i++) {
         const m = members[i % members.length]!;
         // Spread over the last year, oldest first (ids inserted roughly in time order, as in production).
         const occurred = new Date(now - span + Math.floor((i / CALLS) * span) + (i % 97) * 1000);
         const created = new Date(occurred.getTime() + 60_000).toISOString();
         const status = statusOf(i);
+        const scored = status === 'scored' || status === 'skipped';
         const id = randomUUID();
         calls.push({
           id,
@@ -189,8 +227,9 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
           provider: 'Zoom',
           external_id: `bench-${i}`,
           fingerprint: `fp-${i}`,
-          status,
-          skip_reason: status === 'skipped' ? 'too_short' : null,
+          // A call about to be scored is `scoring`; recordResult moves it to `scored` or `skipped`.
+          status: scored ? 'scoring' : status,
+          skip_reason: null,
           call_type: i % 5 === 0 ? 'negotiation' : 'discovery',
           scorecard_id: cardOf.get(m.team_id) ?? null,
           title: `Customer ${i % 977}`,
@@ -204,26 +243,30 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
           created_at: created,
           updated_at: created,
         });
-        if (status === 'scored' || status === 'skipped') {
-          const c = criteriaJson(i);
+        if (scored) {
+          const c = criteriaOf(i);
+          const job = runningJob(id, account.id, created);
+          jobs.push(job.row);
           results.push({
-            id: randomUUID(),
-            call_id: id,
-            scorecard_id: cardOf.get(m.team_id) ?? null,
-            scorecard_version: 1,
-            scorer: 'rules',
-            score: status === 'scored' ? c.score : null,
-            skip_reason: status === 'skipped' ? 'too_short' : null,
-            criteria: status === 'scored' ? c.json : '[]',
-            is_current: 1,
-            created_at: created,
+            lease: job.lease,
+            result: {
+              scorecardId: cardOf.get(m.team_id) ?? null,
+              scorecardVersion: 1,
+              scorer: 'rules',
+              score: status === 'scored' ? c.score : null,
+              skipReason: status === 'skipped' ? 'too_short' : null,
+              criteria: status === 'scored' ? c.criteria : [],
+            },
+            at: new Date(created),
           });
         }
       }
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('calls').values(calls).execute();
-        if (results.length) await tx.insertInto('score_results').values(results).execute();
+        if (jobs.length) await tx.insertInto('scoring_jobs').values(jobs).execute();
       });
+      // Each result through the worker's own write, so the call row (status, current_score) is as it leaves it.
+      for (const r of results) await recordScored(db, r.lease, r.result, r.at);
     }
     console.error(`  inserted ${CALLS} calls in ${Math.round(performance.now() - started)} ms`);
 
@@ -239,6 +282,7 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
       start_ms: i * 6000,
     }));
     const at = new Date(now - 3600_000).toISOString();
+    const bigJob = runningJob(bigCallId, account.id, at);
     await db.transaction().execute(async (tx) => {
       await tx
         .insertInto('calls')
@@ -251,7 +295,7 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
           provider: 'Zoom',
           external_id: 'bench-big',
           fingerprint: 'fp-big',
-          status: 'scored',
+          status: 'scoring',
           skip_reason: null,
           call_type: 'discovery',
           scorecard_id: cardOf.get(rep.team_id) ?? null,
@@ -277,23 +321,17 @@ async function fill(dataDir: string): Promise<{ bigCallId: string; teamId: strin
           speaker_signals: null,
         })
         .execute();
-      const c = criteriaJson(1);
-      await tx
-        .insertInto('score_results')
-        .values({
-          id: randomUUID(),
-          call_id: bigCallId,
-          scorecard_id: null,
-          scorecard_version: 1,
-          scorer: 'rules',
-          score: c.score,
-          skip_reason: null,
-          criteria: c.json,
-          is_current: 1,
-          created_at: at,
-        })
-        .execute();
+      await tx.insertInto('scoring_jobs').values(bigJob.row).execute();
     });
+    const c = criteriaOf(1);
+    const result = {
+      scorecardId: null,
+      scorecardVersion: 1,
+      scorer: 'rules',
+      score: c.score,
+      skipReason: null,
+    };
+    await recordScored(db, bigJob.lease, { ...result, criteria: c.criteria }, new Date(at));
     await sql`analyze`.execute(db);
     return { bigCallId, teamId: members.find((m) => m.team === 'North')!.team_id };
   } finally {

@@ -158,6 +158,7 @@ export async function ingestCall(
     occurred_at: new Date(request.occurred_at).toISOString(),
     created_at: now,
     updated_at: now,
+    current_score: null,
   };
   const outcome = await storeIngestedCall(store, {
     call,

@@ -28,6 +28,7 @@ import * as dashboard from './migrations/2026-11-28-dashboard.js';
 import * as search from './migrations/2026-11-29-search.js';
 import * as ingest from './migrations/2026-11-30-ingest.js';
 import * as searchRows from './migrations/2026-12-01-search-rows.js';
+import * as callScore from './migrations/2026-12-02-call-score.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -180,6 +181,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-29-search': search,
   '2026-11-30-ingest': ingest,
   '2026-12-01-search-rows': searchRows,
+  '2026-12-02-call-score': callScore,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,6 +1,7 @@
 /**
  * Scoring results with history. A call has at most one current result (a unique partial index says so); a re-score
- * adds a row and flips the previous one, in the same fenced transaction that finishes the job.
+ * adds a row and flips the previous one, in the same fenced transaction that finishes the job. That transaction
+ * also copies the new current score to `calls.current_score`: this is the only place `is_current` changes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -24,8 +25,9 @@ export interface NewScoreResult {
 
 /**
  * The fenced write: finishes the job, makes this result the call's current one and sets the call's final status
- * (`scored`, or `skipped` with its reason), all or nothing. Returns null, having written nothing, when the lease
- * is no longer the caller's (taken over after expiry, released, or superseded by a re-queue).
+ * (`scored`, or `skipped` with its reason) and its `current_score`, all or nothing. Returns null, having written
+ * nothing, when the lease is no longer the caller's (taken over after expiry, released, or superseded by a
+ * re-queue).
  */
 export async function recordResult(
   db: Kysely<Database>,
@@ -60,6 +62,9 @@ export async function recordResult(
       .set({
         status: result.skipReason ? 'skipped' : 'scored',
         skip_reason: result.skipReason,
+        // The dashboard reads the current score from the call row (migration 2026-12-02): it follows every
+        // change of the current result, here, in the same transaction.
+        current_score: result.score,
         updated_at: nowIso,
       })
       .where('id', '=', lease.callId)

@@ -124,6 +124,12 @@ export interface CallsTable {
   occurred_at: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * The current result's score (0..100), kept by `recordResult` in the transaction that makes a result current;
+   * null before the first scoring and while the current result is skipped (migration 2026-12-02; optional on
+   * insert: a new call has no result).
+   */
+  current_score: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Large, write-once call content, kept apart so status and lease updates never rewrite it. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { recordTestResult } from '../helpers/results.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 import { PASSWORD, WebClient, csrfOf, webWorkspace } from './web-client.js';
 
@@ -445,37 +446,9 @@ describe.each(DIALECTS)('web application on %s', (dialect) => {
           rationale: '',
         },
       ];
-      const now = new Date().toISOString();
-      await db
-        .insertInto('score_results')
-        .values([
-          {
-            id: `${id.slice(0, 30)}old001`,
-            call_id: id,
-            scorecard_id: null,
-            scorecard_version: 1,
-            scorer: 'rules',
-            score: 12,
-            skip_reason: null,
-            criteria: '[]',
-            is_current: 0,
-            created_at: now,
-          },
-          {
-            id: `${id.slice(0, 30)}cur001`,
-            call_id: id,
-            scorecard_id: null,
-            scorecard_version: 1,
-            scorer: 'rules',
-            score: 87,
-            skip_reason: null,
-            criteria: JSON.stringify(criteria),
-            is_current: 1,
-            created_at: now,
-          },
-        ])
-        .execute();
-      await db.updateTable('calls').set({ status: 'scored' }).where('id', '=', id).execute();
+      // Scored twice: the page shows the current result, not the one it replaced.
+      await recordTestResult(db, id, { score: 12 });
+      await recordTestResult(db, id, { score: 87, criteria });
       const bob = await signedIn('bob.stone@acme.test');
       const page = await bob.get(`/calls/${id}`);
       expect(page.text).toMatch(/class="score score-big score-high">87</);

@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchChromium, seriousViolations, SCREENSHOTS } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { recordTestResult } from '../helpers/results.js';
 import { callBody } from '../helpers/workspace.js';
 import { PASSWORD, webWorkspace } from './web-client.js';
 
@@ -65,22 +66,7 @@ describe.skipIf(!HAS_CHROMIUM)('web application in Chromium', () => {
         rationale: 'The customer did not raise price.',
       },
     ];
-    await t.deps.store.db
-      .insertInto('score_results')
-      .values({
-        id: '9b0c1e2d-0000-4000-8000-000000000001',
-        call_id: callId,
-        scorecard_id: null,
-        scorecard_version: 1,
-        scorer: 'rules',
-        score: 66.7,
-        skip_reason: null,
-        criteria: JSON.stringify(criteria),
-        is_current: 1,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
-    await t.deps.store.db.updateTable('calls').set({ status: 'scored' }).where('id', '=', callId).execute();
+    await recordTestResult(t.deps.store.db, callId, { score: 66.7, criteria });
     // A second, queued call so the library shows more than one state.
     await t.api('POST', '/v1/calls', {
       body: callBody({

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { recordTestResult } from '../helpers/results.js';
 import { KEYS, SCORECARDS, callBody } from '../helpers/workspace.js';
 import { PASSWORD, WebClient, csrfOf, webWorkspace } from './web-client.js';
 
@@ -260,22 +261,11 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
           rationale: 'ok',
         },
       ];
-      await t.deps.store.db
-        .insertInto('score_results')
-        .values({
-          id: crypto.randomUUID(),
-          call_id: id,
-          scorecard_id: SCORECARDS.discovery,
-          scorecard_version: 1,
-          scorer: 'rules',
-          score: 75,
-          skip_reason: null,
-          criteria: JSON.stringify(criteria),
-          is_current: 1,
-          created_at: new Date().toISOString(),
-        })
-        .execute();
-      await t.deps.store.db.updateTable('calls').set({ status: 'scored' }).where('id', '=', id).execute();
+      await recordTestResult(t.deps.store.db, id, {
+        score: 75,
+        criteria,
+        scorecardId: SCORECARDS.discovery,
+      });
       const wendy = web['wendy@acme.test']!;
       const bad = await post(wendy, `/calls/${id}/overrides`, {
         criterion: 'next_steps',
@@ -308,6 +298,13 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
         .where('call_id', '=', id)
         .executeTakeFirstOrThrow();
       expect(JSON.parse(result.criteria)[0].score).toBe(1);
+      // So is the score the dashboard reads: an override adjusts the call page, not the AI's score.
+      const call = await t.deps.store.db
+        .selectFrom('calls')
+        .select('current_score')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(call.current_score).toBe(75);
     });
   });
 

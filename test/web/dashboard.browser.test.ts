@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekBounds } from '../../src/http/web/dashboard/model.js';
 import { HAS_CHROMIUM, launchChromium, seriousViolations } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { recordTestResult } from '../helpers/results.js';
 import { PASSWORD, webWorkspace } from './web-client.js';
 
 describe.skipIf(!HAS_CHROMIUM)('dashboard in Chromium', () => {
@@ -80,21 +81,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in Chromium', () => {
         { key: 'next_steps', title: 'Agrees next steps', weight: 2, score: 1 - score / 100, na: false },
         { key: 'pricing', title: 'Handles pricing objections', weight: 1, score: null, na: true },
       ];
-      await db
-        .insertInto('score_results')
-        .values({
-          id: randomUUID(),
-          call_id: id,
-          scorecard_id: null,
-          scorecard_version: 1,
-          scorer: 'rules',
-          score,
-          skip_reason: null,
-          criteria: JSON.stringify(criteria),
-          is_current: 1,
-          created_at: when,
-        })
-        .execute();
+      await recordTestResult(db, id, { score, criteria }, new Date(when));
     }
     browser = await launchChromium();
   });

@@ -1,14 +1,15 @@
 /**
  * GET /dashboard over real HTTP on every enabled database: who sees which numbers (DESIGN 4 "Visibility"), the
  * weekly trend by occurred_at (created_at when a call has none), per-criterion averages without N/A, counts by
- * status, per team / per rep, the filters, and the accessible chart markup. Rows are written straight into
- * calls and score_results as the worker leaves them.
+ * status, per team / per rep, the filters, and the accessible chart markup. Calls are written straight into
+ * `calls`; their results go through the worker's own write (test/helpers/results.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekBounds } from '../../src/http/web/dashboard/model.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { recordTestResult } from '../helpers/results.js';
 import { WebClient, webWorkspace } from './web-client.js';
 
 type Criterion = { key: string; title: string; weight: number; score: number | null; na: boolean };
@@ -99,29 +100,18 @@ describe.each(DIALECTS)('dashboard on %s', (dialect) => {
         updated_at: created,
       })
       .execute();
-    const result = (score: number | null, current: number, criteria: Criterion[]) => ({
-      id: randomUUID(),
-      call_id: id,
-      scorecard_id: null,
-      scorecard_version: 1,
-      scorer: 'rules',
-      score,
-      skip_reason: score === null ? 'too_short' : null,
-      criteria: JSON.stringify(criteria),
-      is_current: current,
-      created_at: created,
-    });
+    // Through the worker's own write: a re-score makes the previous result history, and the call row carries
+    // the current score as the scoring worker leaves it.
     if (o.previousScore !== undefined) {
-      await db
-        .insertInto('score_results')
-        .values(result(o.previousScore, 0, [crit('a', 0), crit('b', 0)]))
-        .execute();
+      await recordTestResult(
+        db,
+        id,
+        { score: o.previousScore, criteria: [crit('a', 0), crit('b', 0)] },
+        new Date(created),
+      );
     }
     if (o.score !== undefined) {
-      await db
-        .insertInto('score_results')
-        .values(result(o.score, 1, o.criteria ?? []))
-        .execute();
+      await recordTestResult(db, id, { score: o.score, criteria: o.criteria ?? [] }, new Date(created));
     }
     return id;
   }

@@ -6,6 +6,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { recordTestResult } from '../helpers/results.js';
 import { KEYS, callBody, sampleSegments } from '../helpers/workspace.js';
 import { indexCallForSearch } from '../../src/store/search.repo.js';
 import { createWorker } from '../../src/scoring/worker.js';
@@ -54,22 +55,7 @@ describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
   }
 
   async function score(callId: string, value: number): Promise<void> {
-    await t.deps.store.db
-      .insertInto('score_results')
-      .values({
-        id: crypto.randomUUID(),
-        call_id: callId,
-        scorecard_id: null,
-        scorecard_version: null,
-        scorer: 'rules',
-        score: value,
-        skip_reason: null,
-        criteria: '[]',
-        is_current: 1,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
-    await t.deps.store.db.updateTable('calls').set({ status: 'scored' }).where('id', '=', callId).execute();
+    await recordTestResult(t.deps.store.db, callId, { score: value, scorecardVersion: null });
   }
 
   async function signedIn(email: string): Promise<WebClient> {

@@ -275,6 +275,7 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
       occurred_at: occurredAt,
       created_at: now,
       updated_at: now,
+      current_score: null,
     };
     const inserted = await db.transaction().execute(async (tx) => {
       if (!(await insertCallIfAbsent(tx, call))) return false;
