@@ -89,7 +89,11 @@ export function createStore(options: StoreOptions): Store {
   sqlite.pragma('busy_timeout = 5000');
   const checkpointer = options.apiThreads ? startCheckpointer(sqlite) : null;
   const writer = options.apiThreads
-    ? createSqliteWriter({ file: sqlite.name, synchronous: options.sqliteSynchronous ?? 'normal' })
+    ? createSqliteWriter({
+        file: sqlite.name,
+        synchronous: options.sqliteSynchronous ?? 'normal',
+        autocheckpointPages: FALLBACK_AUTOCHECKPOINT_PAGES,
+      })
     : undefined;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {

@@ -7,11 +7,14 @@ import SQLite from 'better-sqlite3';
 import { serveThreadRpc } from '../thread-rpc.js';
 import type { SqliteWriterData, ThreadStatement } from './sqlite-writer.js';
 
-const { file, synchronous } = workerData as SqliteWriterData;
+const { file, synchronous, autocheckpointPages } = workerData as SqliteWriterData;
 const sqlite = new SQLite(file);
 sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 sqlite.pragma('foreign_keys = ON');
 sqlite.pragma('busy_timeout = 5000');
+// The checkpointer thread copies the WAL back (db.ts); a commit here checkpoints only if it stalls. With
+// SQLite's default (1,000 pages) every ~30th commit ran a 10–25 ms checkpoint: 528 → 802 calls/s at 40 KB.
+sqlite.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
 
 const prepared = new Map<string, SQLite.Statement>();
 function statement(sql: string): SQLite.Statement {

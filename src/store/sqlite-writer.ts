@@ -23,6 +23,8 @@ export interface ThreadStatement {
 export interface SqliteWriterData {
   file: string;
   synchronous: 'normal' | 'full';
+  /** The API connection's fallback: the checkpointer thread keeps the WAL short. */
+  autocheckpointPages: number;
 }
 
 export interface SqliteWriter {
