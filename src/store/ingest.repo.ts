@@ -11,7 +11,7 @@ import type { CallTranscriptsTable, NewCall } from './schema.js';
 import { insertCallQuery, insertTranscriptQuery } from './calls.repo.js';
 import { scoringJobQueries } from './jobs.repo.js';
 import { attachRecordingQuery } from './recordings.repo.js';
-import { writeStatement, type WriteStatement } from './sqlite-writer.js';
+import { afterStatement, writeStatement, type WriteStatement } from './sqlite-writer.js';
 
 export interface IngestWrite {
   call: NewCall & { id: string; account_id: string };
@@ -51,9 +51,9 @@ async function runInKyselyTransaction(store: Store, statements: WriteStatement[]
     return await store.db.transaction().execute(async (tx) => {
       for (const [i, s] of statements.entries()) {
         const { numAffectedRows } = await tx.executeQuery(s.query);
-        if (Number(numAffectedRows ?? 0) > 0 || !s.whenUnchanged) continue;
-        if (s.whenUnchanged === 'stop') return i;
-        throw new Undo(i);
+        const next = afterStatement(Number(numAffectedRows ?? 0), s.whenUnchanged);
+        if (next === 'stop') return i;
+        if (next === 'undo') throw new Undo(i);
       }
       return -1;
     });

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { serveThreadRpc } from '../thread-rpc.js';
-import type { SqliteWriterData, ThreadStatement } from './sqlite-writer.js';
+import { afterStatement, type SqliteWriterData, type ThreadStatement } from './sqlite-writer.js';
 
 const { file, synchronous, autocheckpointPages } = workerData as SqliteWriterData;
 const sqlite = new SQLite(file);
@@ -30,9 +30,9 @@ class Unchanged {
 
 const transaction = sqlite.transaction((statements: ThreadStatement[]) => {
   for (const [i, s] of statements.entries()) {
-    if (statement(s.sql).run(s.parameters).changes > 0 || !s.whenUnchanged) continue;
-    if (s.whenUnchanged === 'stop') return i;
-    throw new Unchanged(i);
+    const next = afterStatement(statement(s.sql).run(s.parameters).changes, s.whenUnchanged);
+    if (next === 'stop') return i;
+    if (next === 'undo') throw new Unchanged(i);
   }
   return -1;
 });

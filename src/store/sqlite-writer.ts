@@ -50,6 +50,12 @@ export function createSqliteWriter(data: SqliteWriterData): SqliteWriter {
   };
 }
 
+/** What a transaction does after a statement that changed `changes` rows: go on, stop (commit), or undo. */
+export function afterStatement(changes: number, whenUnchanged: WriteStatement['whenUnchanged']) {
+  if (changes > 0 || !whenUnchanged) return 'next';
+  return whenUnchanged === 'stop' ? 'stop' : 'undo';
+}
+
 export function writeStatement(
   query: CompiledQuery,
   whenUnchanged?: WriteStatement['whenUnchanged'],
