@@ -3,6 +3,7 @@
  * `{id, error: {message, code}}`. The thread starts on first use and is unref'd while idle (an idle helper thread
  * never keeps the process alive); if it dies, pending calls reject and the next call starts a new one.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type MessagePort } from 'node:worker_threads';
@@ -92,13 +93,19 @@ export function createThreadRpc<Request, Result>(
 
 /**
  * Starts the module `relative` (written without extension, resolved from the caller's `import.meta.url`) in a
- * thread. From the compiled dist/ it is plain JS; from the sources (tests, tsx) it is TypeScript, which tsx
- * compiles in the thread.
+ * thread. From the compiled dist/ it is plain JS. From the sources (tests, tsx) the compiled twin in dist/ is
+ * used when it exists (`npm ci` builds it): registering tsx inside the thread hung now and then when test
+ * processes started threads at the same moment. Without a build, tsx compiles the entry in the thread.
  */
 export function startModuleWorker(relative: string, from: string, workerData?: unknown): Worker {
   const extension = path.extname(fileURLToPath(from));
   const entry = new URL(`${relative}${extension}`, from);
   if (extension === '.js') return new Worker(entry, { workerData });
+  const compiled = fileURLToPath(entry)
+    .replace(`${path.sep}src${path.sep}`, `${path.sep}dist${path.sep}`)
+    .replace(/\.ts$/, '.js');
+  if (compiled !== fileURLToPath(entry) && fs.existsSync(compiled))
+    return new Worker(compiled, { workerData });
   return new Worker(
     `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`,
     { eval: true, workerData },
