@@ -6,13 +6,15 @@
  * set (eval/sales-dialogues-holdout2.jsonl), a second development set written by people who never saw the code
  * (eval/sales-dialogues-dev2.jsonl), a third blind held-out set written the same way
  * (eval/sales-dialogues-holdout3.jsonl), a third development set of ten dialogues per call type
- * (eval/sales-dialogues-dev3.jsonl), and the shared public transcripts read in place from
+ * (eval/sales-dialogues-dev3.jsonl), a fourth development set written by another author in batches
+ * (eval/sales-dialogues-dev4.jsonl), a fourth blind held-out set (eval/sales-dialogues-holdout4.jsonl), each skipped
+ * while its file is absent, and the shared public transcripts read in place from
  * ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the first
  * 1–2 turns cut so the customer speaks first (computed here, marked derived).
  *
  * It is a report: exit code 0 whatever the numbers, 1 only when a set file is malformed.
- * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2 and holdout3, never
- * read and never used to tune the heuristics), which report aggregates only.
+ * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2, holdout3 and
+ * holdout4, never read and never used to tune the heuristics), which report aggregates only.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -312,6 +314,12 @@ function main(): number {
       blind: true,
     },
     { name: 'dev3 (eval/...-dev3)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev3.jsonl') },
+    { name: 'dev4 (eval/...-dev4)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev4.jsonl') },
+    {
+      name: 'holdout4 (eval/...-holdout4)',
+      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout4.jsonl'),
+      blind: true,
+    },
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
