@@ -138,7 +138,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { 'no-worker': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
   });
-  if (!command || command === 'help' || values.help) {
+  if (!command || command === 'help' || command === '--help' || command === '-h' || values.help) {
     console.log(USAGE);
     return command ? 0 : 2;
   }

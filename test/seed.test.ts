@@ -221,4 +221,13 @@ describe('callscore CLI', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('prints its usage for --help and exits 0, and names an unknown command with exit code 2', async () => {
+    const help = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', '--help']);
+    expect(help.stdout).toContain('Usage: callscore <command>');
+    expect(help.stdout).toContain('seed FILE.json');
+    const unknown = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serv']).catch((e) => e);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "serv"');
+  });
 });
