@@ -2,7 +2,7 @@
  * `--dry-run`: checks a CreateCallRequest locally exactly as POST /v1/calls would, without the database steps.
  * Same schema (TypeBox → JSON Schema), same Ajv options as the server (Fastify's defaults overridden by
  * server.ts's `customOptions`, plus ajv-formats as Fastify adds it), same rule checks and the same order:
- * body size (413) → NUL / forbidden keys → unknown fields → every schema and rule violation → transcript parse
+ * body size (413) → forbidden keys → unknown fields → every schema and rule violation (NUL included) → transcript parse
  * and limits (`transcript_unlabeled`, `transcript_too_long`). The answer is the error code the server would send.
  * What cannot be checked offline (rep, speaker, scorecard, recording, idempotency) is left to the real run.
  */
@@ -47,8 +47,10 @@ export function createCallValidator(now: () => number = Date.now): CallValidator
         );
       }
       // The order of calls.routes.ts.
-      checkBodyStrings(body);
-      const ruleViolations = callRuleViolations((body ?? {}) as object, now());
+      const ruleViolations = [
+        ...checkBodyStrings(body),
+        ...callRuleViolations((body ?? {}) as object, now()),
+      ];
       if (!validate(body)) throwSchemaErrors(validate.errors ?? [], ruleViolations);
       if (ruleViolations.length) throwSchemaErrors([], ruleViolations);
       // ingest-call.ts step 5: the first step of the use case, and a pure one.

@@ -2,7 +2,13 @@
  * buildServer(deps): the whole HTTP surface, never listening (tests and `serve` decide that).
  * Request order (DESIGN 1b): route → caller → rate limit → 401/403 → body (413/415/400) → schema (422) → use case.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../container.js';
@@ -42,12 +48,33 @@ function trustProxy(value: string | number | boolean | undefined): FastifyServer
 }
 
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
+  const staging = deps.config.serviceEnv === 'staging';
+  const notFound = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const path = request.url.split('?')[0]!;
+    // The API's namespaces (/v1, future /vN, the upload path) keep the JSON envelope; every other path belongs
+    // to the web application and gets an HTML page.
+    if (!/^\/(v\d+|uploads)(\/|$)/.test(path)) return sendWebNotFound(reply, staging);
+    return sendError(request, reply, new AppError('route_not_found', `No route ${request.method} ${path}.`));
+  };
   const app = Fastify({
     logger: loggerOptions(deps),
     genReqId: generateRequestId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify answers a path parameter over 100 characters with its own 414 before any hook runs: no envelope,
+    // no X-Request-Id, no authentication. A long call id is a malformed id (404 not_found, DESIGN section 4); the
+    // URL itself stays bounded by Node's 16 KB header limit.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // A path that cannot be percent-decoded matches no route: 404 in the envelope (or the web app's page), with
+    // X-Request-Id, rather than Fastify's bare 400. No hook runs for these, so the header is set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return notFound(request, reply);
+      }
+      return errorHandler(error, request, reply);
+    },
     // The body is parsed by our own parser below; prototype keys are refused by the validation step (422).
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
@@ -67,14 +94,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestId(app);
   registerCloseOnUnreadBody(app);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
-    // The API's namespaces (/v1, future /vN, the upload path) keep the JSON envelope; every other path belongs
-    // to the web application and gets an HTML page.
-    const staging = deps.config.serviceEnv === 'staging';
-    if (!/^\/(v\d+|uploads)(\/|$)/.test(path)) return sendWebNotFound(reply, staging);
-    return sendError(request, reply, new AppError('route_not_found', `No route ${request.method} ${path}.`));
-  });
+  app.setNotFoundHandler(notFound);
 
   await app.register(swagger, OPENAPI_DOCUMENT(deps.config.publicApiBaseUrl));
 

@@ -1,6 +1,7 @@
 /**
  * Pure: the request rules JSON Schema cannot say, and the translation of schema errors into the contract's
- * 422s. Order (DESIGN 1b step 4): dangerous keys → unknown fields (all of them) → every other violation.
+ * 422s. Order (DESIGN 1b step 4): dangerous keys → unknown fields (all of them) → every other violation, the NUL
+ * character included.
  */
 import { AppError, type FieldError } from '../errors.js';
 
@@ -15,6 +16,13 @@ export interface SchemaError {
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const METADATA_MAX_BYTES = 16_384;
 const METADATA_MAX_DEPTH = 5;
+/**
+ * How deep the body scans descend. The contract's deepest value sits at depth 4 (transcript.segments[i].text)
+ * and metadata may go 5 levels below depth 1, so anything deeper is refused anyway (unknown_field, a schema
+ * error or the metadata depth rule); the bound keeps a body of nested brackets from overflowing the stack
+ * (a 500 where the contract answers 422).
+ */
+const MAX_SCAN_DEPTH = 32;
 const MIN_OCCURRED_AT = Date.UTC(2000, 0, 1);
 const DAY_MS = 86_400_000;
 
@@ -32,14 +40,22 @@ function join(path: string, key: string | number): string {
   return typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 }
 
+interface ScanProblems {
+  forbidden: FieldError[];
+  nul: FieldError[];
+}
+
 /**
- * Walks every key and string of the body: NUL characters and prototype-polluting keys are refused anywhere. The
- * path is kept as a stack of keys and spelled out only for a problem: most bodies have none.
+ * Walks every key and string of the body (down to MAX_SCAN_DEPTH): NUL characters and prototype-polluting keys
+ * are refused anywhere. The path is kept as a stack of keys and spelled out only for a problem: most bodies
+ * have none.
  */
-function scanValues(value: unknown, at: (string | number)[], out: FieldError[]): void {
+function scanValues(value: unknown, at: (string | number)[], out: ScanProblems): void {
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
-      out.push({ field: pathOf(at), message: 'must not contain the NUL character' });
+      out.nul.push({ field: pathOf(at), message: 'must not contain the NUL character' });
+  } else if (at.length >= MAX_SCAN_DEPTH) {
+    return;
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       at.push(i);
@@ -50,9 +66,9 @@ function scanValues(value: unknown, at: (string | number)[], out: FieldError[]):
     for (const key of Object.keys(value)) {
       at.push(key);
       if (FORBIDDEN_KEYS.has(key))
-        out.push({ field: pathOf(at), message: `the key "${key}" is not allowed` });
+        out.forbidden.push({ field: pathOf(at), message: `the key "${key}" is not allowed` });
       else if (key.includes('\u0000'))
-        out.push({ field: pathOf(at), message: 'keys must not contain the NUL character' });
+        out.nul.push({ field: pathOf(at), message: 'keys must not contain the NUL character' });
       scanValues((value as Record<string, unknown>)[key], at, out);
       at.pop();
     }
@@ -63,20 +79,31 @@ function pathOf(at: readonly (string | number)[]): string {
   return at.reduce<string>(join, '');
 }
 
-/** Depth where the object itself is level 1 and every nested object or array adds one. */
-function depth(value: unknown): number {
+/**
+ * Depth where the object itself is level 1 and every nested object or array adds one. Counting stops below
+ * `limit` levels: a deeper value answers more than `limit` without being walked to the bottom.
+ */
+function depth(value: unknown, limit: number): number {
   if (value === null || typeof value !== 'object') return 0;
+  if (limit <= 0) return 1;
   let deepest = 0;
-  for (const child of Array.isArray(value) ? value : Object.values(value))
-    deepest = Math.max(deepest, depth(child));
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    deepest = Math.max(deepest, depth(child, limit - 1));
+    if (deepest >= limit) break;
+  }
   return 1 + deepest;
 }
 
-/** Refuses NUL and forbidden keys before anything else looks at the body. */
-export function checkBodyStrings(body: unknown): void {
-  const problems: FieldError[] = [];
+/**
+ * Scans every key and string of the body. Forbidden keys (`__proto__`, …) are refused at once, before anything
+ * else looks at the body (docs/decisions.md §1). NUL characters are returned: they are validation errors like
+ * any other, so they rank after unknown fields (DESIGN 1b step 4) and are listed with the schema's violations.
+ */
+export function checkBodyStrings(body: unknown): FieldError[] {
+  const problems: ScanProblems = { forbidden: [], nul: [] };
   scanValues(body, [], problems);
-  if (problems.length) throw validationFailed(problems);
+  if (problems.forbidden.length) throw validationFailed([...problems.forbidden, ...problems.nul]);
+  return problems.nul;
 }
 
 export function validationFailed(fields: FieldError[]): AppError {
@@ -157,14 +184,20 @@ export function callRuleViolations(body: CallRules, now: number): FieldError[] {
     }
   }
   if (body.metadata !== null && typeof body.metadata === 'object') {
-    if (Buffer.byteLength(JSON.stringify(body.metadata), 'utf8') > METADATA_MAX_BYTES) {
+    const levels = depth(body.metadata, MAX_SCAN_DEPTH);
+    // JSON.stringify recurses too: past MAX_SCAN_DEPTH levels only the depth is reported.
+    if (
+      levels <= MAX_SCAN_DEPTH &&
+      Buffer.byteLength(JSON.stringify(body.metadata), 'utf8') > METADATA_MAX_BYTES
+    ) {
       out.push({ field: 'metadata', message: 'must be at most 16 KB serialized' });
     }
-    if (depth(body.metadata) > METADATA_MAX_DEPTH)
+    if (levels > METADATA_MAX_DEPTH)
       out.push({ field: 'metadata', message: 'must be at most 5 levels deep' });
   }
   const transcript = body.transcript;
-  if (transcript && typeof transcript === 'object') {
+  // An array is the wrong type, which the schema reports; its missing segments and text are not news.
+  if (transcript && typeof transcript === 'object' && !Array.isArray(transcript)) {
     const hasSegments = transcript.segments !== undefined && transcript.segments !== null;
     const hasText = transcript.text !== undefined && transcript.text !== null;
     if (hasSegments === hasText) {

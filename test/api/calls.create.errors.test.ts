@@ -50,6 +50,39 @@ describe.each(DIALECTS)('POST /v1/calls errors on %s', (dialect) => {
     it('lists every unknown field, and beats bad values', async () => {
       await expectError(callBody({ a: 1, b: 2, occurred_at: 'yesterday' }), 422, 'unknown_field', ['a', 'b']);
     });
+
+    it('beats a NUL character, which is a validation error like any other (DESIGN 1b step 4)', async () => {
+      await expectError(callBody({ foo: 1, external_id: 'a\u0000b' }), 422, 'unknown_field', ['foo']);
+      await expectError(callBody({ foo: 'x\u0000' }), 422, 'unknown_field', ['foo']);
+      // With no unknown field, the NUL is listed with the other violations.
+      await expectError(callBody({ external_id: 'a\u0000b', provider: 'a.b' }), 422, 'validation_failed', [
+        'external_id',
+        'provider',
+      ]);
+    });
+  });
+
+  describe('deeply nested JSON answers 422, never 500', () => {
+    const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+    it.each([
+      ['metadata', 'metadata', (depth: number) => `{"a":${arrays(depth)}}`, 'validation_failed'],
+      ['an unknown field', 'deep', arrays, 'unknown_field'],
+      ['a typed field', 'external_id', arrays, 'validation_failed'],
+    ])('in %s', async (_where, key, value, code) => {
+      for (const depth of [10_000, 200_000]) {
+        // A valid body whose `key` (the last of that name wins in JSON.parse) is the nested value.
+        const raw = `${JSON.stringify(callBody()).slice(0, -1)},"${key}":${value(depth)}}`;
+        const before = await countRows(t.deps);
+        const res = await t.api('POST', '/v1/calls', {
+          raw,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect([res.status, res.body?.error?.code]).toEqual([422, code]);
+        expect(res.body.error.fields.map((f: { field: string }) => f.field)).toEqual([key]);
+        expect(await countRows(t.deps)).toEqual(before);
+      }
+    });
   });
 
   describe('validation_failed', () => {
@@ -101,6 +134,22 @@ describe.each(DIALECTS)('POST /v1/calls errors on %s', (dialect) => {
         });
         expect(res.status).toBe(202);
       }
+    });
+
+    it('accepts any number of fractional-second digits (RFC 3339 time-secfrac is 1*DIGIT)', async () => {
+      const occurred_at = '2026-11-20T15:04:05.1234567890123Z';
+      const res = await t.api('POST', '/v1/calls', {
+        body: callBody({ occurred_at, transcript: { segments: sampleSegments(occurred_at) } }),
+      });
+      expect(res.status).toBe(202);
+      await expectError(callBody({ occurred_at: '2026-11-20T15:04:05.Z' }), 422, 'validation_failed', [
+        'occurred_at',
+      ]);
+    });
+
+    it('names only transcript when it is not an object', async () => {
+      await expectError(callBody({ transcript: [] }), 422, 'validation_failed', ['transcript']);
+      await expectError(callBody({ transcript: 'A: hi' }), 422, 'validation_failed', ['transcript']);
     });
 
     it('lists every violation', async () => {

@@ -78,6 +78,27 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
     }
   });
 
+  it.each([
+    ['GET', '/v1/calls/%E0%A4%A'],
+    ['GET', '/v1/%zz'],
+    ['POST', '/v1/calls%'],
+  ])('404 route_not_found in the envelope for the undecodable path %s %s', async (method, path) => {
+    for (const key of [KEYS.full, null]) {
+      const res = await t.api(method, path, { key });
+      expect([res.status, res.body?.error?.code]).toEqual([404, 'route_not_found']);
+      expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+    }
+  });
+
+  it('answers an id of more than 100 characters like any malformed id: 401 without a key, else 404 not_found', async () => {
+    const path = `/v1/calls/${'a'.repeat(101)}`;
+    const anonymous = await t.api('GET', path, { key: null });
+    expect([anonymous.status, anonymous.body?.error?.code]).toEqual([401, 'invalid_api_key']);
+    const res = await t.api('GET', `/v1/calls/${'0'.repeat(2000)}`);
+    expect([res.status, res.body?.error?.code]).toEqual([404, 'not_found']);
+    expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+  });
+
   it('gives every response a unique X-Request-Id', async () => {
     const a = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000');
     const b = await t.api('GET', '/v1/calls/00000000-0000-4000-8000-000000000000');

@@ -26,6 +26,15 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['200', '202', '409', '422']),
     );
     expect(doc.paths['/v1/openapi.json'].get.security).toEqual([]);
+    // Spec: "Path parameter `id`: string, format uuid".
+    expect(doc.paths['/v1/calls/{id}'].get.parameters).toEqual([
+      expect.objectContaining({
+        in: 'path',
+        name: 'id',
+        required: true,
+        schema: { type: 'string', format: 'uuid' },
+      }),
+    ]);
   });
 
   it('passes redocly lint with no errors', async () => {

@@ -113,6 +113,9 @@ describe.each(DIALECTS)('recordings on %s', (dialect) => {
     [{ size_bytes: 10 }, 422, 'validation_failed'],
     [{ content_type: 'audio/mpeg', size_bytes: 10, filename: '' }, 422, 'validation_failed'],
     [{ content_type: 'audio/mpeg', size_bytes: 10, title: 'x' }, 422, 'unknown_field'],
+    // A NUL character is a validation error, so an unknown field outranks it (DESIGN 1b step 4).
+    [{ content_type: 'audio/mpeg', size_bytes: 10, filename: 'a\u0000', title: 'x' }, 422, 'unknown_field'],
+    [{ content_type: 'audio/mpeg', size_bytes: 10, filename: 'a\u0000' }, 422, 'validation_failed'],
   ])('%j → %i %s', async (body, status, code) => {
     const res = await t.api('POST', '/v1/recordings', { body });
     expect([res.status, res.body.error.code]).toEqual([status, code]);

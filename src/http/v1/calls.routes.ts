@@ -64,8 +64,11 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
       },
     },
     async (request, reply) => {
-      checkBodyStrings(request.body);
-      const ruleViolations = callRuleViolations((request.body ?? {}) as object, Date.now());
+      // NUL characters rank with the rule violations: after unknown fields (DESIGN 1b step 4).
+      const ruleViolations = [
+        ...checkBodyStrings(request.body),
+        ...callRuleViolations((request.body ?? {}) as object, Date.now()),
+      ];
       if (request.validationError) {
         throwSchemaErrors(
           (request.validationError as unknown as { validation: never[] }).validation,
@@ -98,6 +101,8 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
     '/calls/:id',
     {
       config: { scope: 'calls:read' },
+      // A malformed id is a 404 not_found (DESIGN section 4), decided below, never a schema error.
+      attachValidation: true,
       schema: {
         summary: 'Read the status and in-app link of a call',
         operationId: 'getCall',

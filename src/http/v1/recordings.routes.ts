@@ -51,9 +51,15 @@ export async function recordingsRoutes(
       },
     },
     async (request, reply) => {
-      checkBodyStrings(request.body);
-      if (request.validationError)
-        throwSchemaErrors((request.validationError as unknown as { validation: never[] }).validation);
+      // NUL characters rank with the schema's violations: after unknown fields (DESIGN 1b step 4).
+      const nulViolations = checkBodyStrings(request.body);
+      if (request.validationError) {
+        throwSchemaErrors(
+          (request.validationError as unknown as { validation: never[] }).validation,
+          nulViolations,
+        );
+      }
+      if (nulViolations.length) throwSchemaErrors([], nulViolations);
       const body = request.body as CreateRecordingRequest;
       if (!SUPPORTED.has(mediaTypeEssence(body.content_type))) {
         const message = `Supported types: ${RECORDING_CONTENT_TYPES.join(', ')}.`;
