@@ -37,6 +37,26 @@ describe('OpenAPI document', () => {
     ]);
   });
 
+  it('declares the contract headers: X-Request-Id everywhere, Location on 202, Retry-After on 429 and 503', async () => {
+    const doc = (await printOpenApi(loadConfig({}))) as any;
+    for (const [path, method] of [
+      ['/v1/calls', 'post'],
+      ['/v1/calls/{id}', 'get'],
+      ['/v1/recordings', 'post'],
+    ] as const) {
+      for (const [status, response] of Object.entries(doc.paths[path][method].responses) as [string, any][]) {
+        expect(response.headers['X-Request-Id'], `${method} ${path} ${status}`).toMatchObject({
+          schema: { type: 'string' },
+        });
+        if (status === '429' || status === '503')
+          expect(response.headers['Retry-After']).toMatchObject({ schema: { type: 'integer' } });
+      }
+    }
+    const created = doc.paths['/v1/calls'].post.responses['202'];
+    expect(created.headers.Location).toMatchObject({ schema: { type: 'string', format: 'uri' } });
+    expect(created.content['application/json'].schema.properties.headers).toBeUndefined();
+  });
+
   it('passes redocly lint with no errors', async () => {
     const doc = await printOpenApi(loadConfig({}));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-openapi-'));

@@ -13,6 +13,8 @@ import {
   CallSchema,
   CreateCallRequestSchema,
   errorResponses,
+  LOCATION_HEADER,
+  successResponse,
   type CallIngestResult,
   type CallView,
   type CreateCallRequest,
@@ -54,11 +56,12 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
         tags: ['calls'],
         body: CreateCallRequestSchema,
         response: {
-          200: {
-            ...CallIngestResultSchema,
-            description: 'The call already existed; nothing new was created.',
-          },
-          202: { ...CallIngestResultSchema, description: 'The call was created and queued for scoring.' },
+          200: successResponse(CallIngestResultSchema, 'The call already existed; nothing new was created.'),
+          202: successResponse(
+            CallIngestResultSchema,
+            'The call was created and queued for scoring.',
+            LOCATION_HEADER,
+          ),
           ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429, 500, 503),
         },
       },
@@ -109,7 +112,7 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
         tags: ['calls'],
         params: CallIdParamsSchema,
         response: {
-          200: { ...CallSchema, description: 'The call. Never contains scores or transcript text.' },
+          200: successResponse(CallSchema, 'The call. Never contains scores or transcript text.'),
           ...errorResponses(401, 403, 404, 429, 500),
         },
       },

@@ -16,6 +16,7 @@ import {
   RECORDING_CONTENT_TYPES,
   RecordingUploadSchema,
   errorResponses,
+  successResponse,
   type CreateRecordingRequest,
   type RecordingUpload,
 } from './schemas.js';
@@ -45,7 +46,7 @@ export async function recordingsRoutes(
         tags: ['recordings'],
         body: CreateRecordingRequestSchema,
         response: {
-          201: { ...RecordingUploadSchema, description: 'Upload location issued.' },
+          201: successResponse(RecordingUploadSchema, 'Upload location issued.'),
           ...errorResponses(400, 401, 403, 413, 415, 422, 429, 500),
         },
       },

@@ -183,7 +183,40 @@ export const ErrorSchema = Type.Object({
   }),
 });
 
+/**
+ * Response headers of the contract, for the OpenAPI document (@fastify/swagger reads `headers` beside a
+ * response schema; the serializer ignores it). Every response carries X-Request-Id; 429 and 503 carry
+ * Retry-After; a 202 from POST /v1/calls carries Location.
+ */
+const REQUEST_ID_HEADER = {
+  'X-Request-Id': { type: 'string', description: 'Unique per request; equals error.request_id on errors.' },
+} as const;
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' },
+} as const;
+export const LOCATION_HEADER = {
+  Location: {
+    type: 'string',
+    format: 'uri',
+    description: "The call's absolute URL on the official API base.",
+  },
+} as const;
+
+/** A success response: its schema, description and headers (X-Request-Id plus `headers`). */
+export function successResponse<T extends TSchema>(schema: T, description: string, headers: object = {}): T {
+  return { ...schema, description, headers: { ...REQUEST_ID_HEADER, ...headers } };
+}
+
 /** Error responses of an operation, keyed by status, for the OpenAPI document. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorSchema> {
-  return Object.fromEntries(statuses.map((s) => [s, { ...ErrorSchema, description: `Error (${s})` }]));
+  return Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      {
+        ...ErrorSchema,
+        description: `Error (${s})`,
+        headers: { ...REQUEST_ID_HEADER, ...(s === 429 || s === 503 ? RETRY_AFTER_HEADER : {}) },
+      },
+    ]),
+  );
 }

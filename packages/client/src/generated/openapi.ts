@@ -158,6 +158,8 @@ export interface operations {
       /** @description The call already existed; nothing new was created. */
       200: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -189,6 +191,10 @@ export interface operations {
       /** @description The call was created and queued for scoring. */
       202: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description The call's absolute URL on the official API base. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {
@@ -220,6 +226,8 @@ export interface operations {
       /** @description Error (400) */
       400: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -240,6 +248,8 @@ export interface operations {
       /** @description Error (401) */
       401: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -260,6 +270,8 @@ export interface operations {
       /** @description Error (403) */
       403: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -280,6 +292,8 @@ export interface operations {
       /** @description Error (409) */
       409: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -300,6 +314,8 @@ export interface operations {
       /** @description Error (413) */
       413: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -320,6 +336,8 @@ export interface operations {
       /** @description Error (415) */
       415: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -340,6 +358,8 @@ export interface operations {
       /** @description Error (422) */
       422: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -360,6 +380,10 @@ export interface operations {
       /** @description Error (429) */
       429: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -380,6 +404,8 @@ export interface operations {
       /** @description Error (500) */
       500: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -400,6 +426,10 @@ export interface operations {
       /** @description Error (503) */
       503: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -434,6 +464,8 @@ export interface operations {
       /** @description The call. Never contains scores or transcript text. */
       200: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -474,6 +506,8 @@ export interface operations {
       /** @description Error (401) */
       401: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -494,6 +528,8 @@ export interface operations {
       /** @description Error (403) */
       403: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -514,6 +550,8 @@ export interface operations {
       /** @description Error (404) */
       404: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -534,6 +572,10 @@ export interface operations {
       /** @description Error (429) */
       429: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -554,6 +596,8 @@ export interface operations {
       /** @description Error (500) */
       500: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -611,6 +655,8 @@ export interface operations {
       /** @description Upload location issued. */
       201: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -634,6 +680,8 @@ export interface operations {
       /** @description Error (400) */
       400: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -654,6 +702,8 @@ export interface operations {
       /** @description Error (401) */
       401: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -674,6 +724,8 @@ export interface operations {
       /** @description Error (403) */
       403: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -694,6 +746,8 @@ export interface operations {
       /** @description Error (413) */
       413: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -714,6 +768,8 @@ export interface operations {
       /** @description Error (415) */
       415: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -734,6 +790,8 @@ export interface operations {
       /** @description Error (422) */
       422: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -754,6 +812,10 @@ export interface operations {
       /** @description Error (429) */
       429: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -774,6 +836,8 @@ export interface operations {
       /** @description Error (500) */
       500: {
         headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
           [name: string]: unknown;
         };
         content: {
