@@ -387,4 +387,50 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(turns, 'Rep').callType).toBe('negotiation');
   });
+
+  it('reads a call dense with figures as a negotiation, whatever words carry them', () => {
+    const turns = dialogue([
+      ['Buyer', 'So 40 seats at 38 each comes to 1,520 a month. We had 1,300 in mind.'],
+      ['Rep', 'At 24 months I could do 35, so 1,400.'],
+      ['Buyer', 'Thirty-two and 36 months, 1,280, and we sign this quarter.'],
+      ['Rep', 'Thirty-three, 36 months, 1,320. That is where I land.'],
+    ]);
+    const { scores } = classifyCall(turns, 'Rep');
+    expect(scores.negotiation).toBeGreaterThanOrEqual(3);
+    const calm = dialogue([
+      ['Buyer', 'We have a team of about 40 people across two offices.'],
+      ['Rep', 'And how do they share files with each other today?'],
+      ['Buyer', 'Mostly by email, which gets messy when the folders change.'],
+      ['Rep', 'Who else would want a say in how that works?'],
+    ]);
+    expect(classifyCall(calm, 'Rep').scores.negotiation).toBeUndefined();
+  });
+
+  it('reads a session the rep hands to a colleague, with three or more voices, as technical', () => {
+    const turns = dialogue([
+      ['Rep', 'Thanks all. Priya will take it from here.'],
+      [
+        'Priya',
+        'Great. Could you describe how records flow from the point of entry to the reporting layer, and where they are transformed along the way?',
+      ],
+      [
+        'Buyer',
+        'Entries land in one database, a nightly job copies them to a second store, and the analysts query that copy from their notebooks every morning.',
+      ],
+      [
+        'Priya',
+        'And the nightly job, is it scheduled by a tool or by hand, and what happens on the mornings when it has not finished before the analysts arrive?',
+      ],
+      [
+        'Buyer',
+        'A scheduler runs it. When it runs late the analysts see yesterday, and nobody notices until a number looks wrong in a meeting.',
+      ],
+      ['Rep', 'Thanks, that helps.'],
+    ]);
+    const { scores } = classifyCall(turns, 'Rep');
+    expect(scores.technical_discovery).toBeGreaterThanOrEqual(3);
+    // The same call with the rep asking the questions: not handed over.
+    const own = turns.map((t) => (t.speaker === 'Priya' ? { ...t, speaker: 'Rep' } : t));
+    expect(classifyCall(own, 'Rep').scores.technical_discovery ?? 0).toBeLessThan(3);
+  });
 });

@@ -787,6 +787,25 @@ const PITCH_POINTS = 3;
 const PITCH_ASKS = 2;
 /** The rep's share of the words above which the rep is pitching rather than listening. */
 const PITCH_SHARE = 0.5;
+/**
+ * Figures: digits, currency and percent signs, magnitudes and spelled-out tens ("forty-five thousand"), per thousand
+ * words. Negotiation calls in the development sets run at 15–50 per thousand words; other calls mostly under 15.
+ */
+const FIGURE =
+  /[$£€%]|\b\d[\d,.]*\b|\b(?:percent|hundred|thousand|million|grand)\b|\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?\b/g;
+const WORD = /[a-z0-9']+/g;
+/** Fewer figures than this say nothing (one "40 people" in a short call is not a density). */
+const MIN_FIGURES = 4;
+const FIGURE_DENSITY_LOW = 18;
+const FIGURE_DENSITY_HIGH = 28;
+/** Points for negotiation at or above FIGURE_DENSITY_HIGH (a share of them between the two densities). */
+const FIGURE_POINTS = 3;
+/** The rep's share of the words at or under which, with three or more voices, the rep has handed the session over. */
+const HANDED_OVER_SHARE = 0.2;
+/** …and someone else talks at least twice as much as the rep. */
+const HANDED_OVER_RATIO = 0.5;
+const HANDED_OVER_TECHNICAL_POINTS = 3;
+const HANDED_OVER_EVALUATION_POINTS = 2;
 /** Below this best score the call is too neutral to classify. */
 const MIN_SCORE = 3;
 /** The best type must lead the runner-up by this fraction of its score. */
@@ -805,6 +824,10 @@ interface CallReading {
   repAsks: number;
   /** The rep holds most of the call's words. */
   repLeads: boolean;
+  /** Figures (amounts, percentages, counts) per thousand words: terms are being bargained over. */
+  figureDensity: number;
+  /** Three or more voices and the rep holds a small share of the words: a colleague leads the session. */
+  repHandsOver: boolean;
   existingCustomer: boolean;
   higherPlan: boolean;
   /** Something is priced: distinct price phrases. */
@@ -897,6 +920,9 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
   let repAsks = 0;
   let repChars = 0;
   let readChars = 0;
+  const charsBySpeaker = new Map<string, number>();
+  let figures = 0;
+  let words = 0;
   let existingCustomer = false;
   let higherPlan = false;
   turnsToRead(turns).forEach((turn, i) => {
@@ -907,6 +933,11 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
       openingIsRep.push(isRep);
     }
     readChars += text.length;
+    FIGURE.lastIndex = 0;
+    while (FIGURE.exec(text) !== null) figures++;
+    WORD.lastIndex = 0;
+    while (WORD.exec(text) !== null) words++;
+    charsBySpeaker.set(turn.speaker, (charsBySpeaker.get(turn.speaker) ?? 0) + text.length);
     if (isRep) {
       repChars += text.length;
       let asks = REP_ASK.test(text) || ASK_STATEMENT.test(text);
@@ -932,6 +963,14 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
     buyerQuestions,
     repAsks,
     repLeads: repChars > PITCH_SHARE * readChars,
+    figureDensity: figures < MIN_FIGURES ? 0 : (1000 * figures) / words,
+    repHandsOver:
+      repLabel !== null &&
+      charsBySpeaker.size >= 3 &&
+      repChars <= HANDED_OVER_SHARE * readChars &&
+      [...charsBySpeaker.entries()].some(
+        ([label, chars]) => label !== repLabel && repChars <= HANDED_OVER_RATIO * chars,
+      ),
     existingCustomer,
     higherPlan,
     priced: pricePhrases.size >= PRICED_PHRASES,
@@ -1002,6 +1041,25 @@ function addAccountEvidence(scores: Scores, call: CallReading): void {
 }
 
 /**
+ * A session the rep hands to a colleague: three or more voices, the rep holds a small share of the words and a
+ * colleague or the buyer talks several times as much. The rep's sales engineer runs a technical discovery or a demo.
+ */
+function addSessionEvidence(scores: Scores, call: CallReading): void {
+  if (!call.repHandsOver) return;
+  add(scores, 'technical_discovery', HANDED_OVER_TECHNICAL_POINTS);
+  add(scores, 'evaluation', HANDED_OVER_EVALUATION_POINTS);
+}
+
+/**
+ * Bargaining is done in figures: amounts, percentages, seat counts, term lengths. A call dense with them leans to
+ * negotiation, whatever words carry the figures.
+ */
+function addFigureEvidence(scores: Scores, call: CallReading): void {
+  const share = (call.figureDensity - FIGURE_DENSITY_LOW) / (FIGURE_DENSITY_HIGH - FIGURE_DENSITY_LOW);
+  if (share > 0) add(scores, 'negotiation', Math.min(1, share) * FIGURE_POINTS);
+}
+
+/**
  * A pitch to a stranger is a cold call: the rep asks for a commitment again and again, or once while holding most of
  * the call, in no meeting, with no account, no screen to get past and no caller with a need of their own.
  */
@@ -1016,9 +1074,11 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   const call = readCall(turns, repLabel);
   const scores = call.cueScores;
   addQuestionEvidence(scores, call);
+  addSessionEvidence(scores, call);
   addOpeningEvidence(scores, call.opening, call.existingCustomer);
   addAccountEvidence(scores, call);
   addPitchEvidence(scores, call);
+  addFigureEvidence(scores, call);
   return decide(scores);
 }
 
