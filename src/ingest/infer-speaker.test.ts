@@ -529,6 +529,24 @@ describe('inferRepSpeaker', () => {
     expect(cues).toEqual({ 'seller.next_steps': 1 });
   });
 
+  it('reads a buyer profiling their own organisation, and a seller telling what the buyer would be able to do', () => {
+    const turns = dialogue([
+      [
+        'Speaker 1',
+        "We've got eleven doors and we're a forty-person firm. We have about 300 drivers a week.",
+      ],
+      [
+        'Speaker 2',
+        "Then you'd be able to book doors ahead, and we'd recommend starting with the shared ones.",
+      ],
+    ]);
+    const [buyer, seller] = ['Speaker 1', 'Speaker 2'].map(
+      (label) => explainSpeakers(turns).find((e) => e.label === label)?.cues as Record<string, number>,
+    );
+    expect(buyer).toMatchObject({ 'buyer.own_profile': 3 });
+    expect(seller).toMatchObject({ 'seller.benefit_to_you': 2 });
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

@@ -525,6 +525,27 @@ const FAMILIES: readonly CueFamily[] = [
       "\\byour (?:team|teams|company|company's|agency|office|offices|business|organi[sz]ation|district|clinic|clinics|firm|group|staff|people|reps|managers|agents|drivers|stores|sites|locations|numbers|volumes?|setup|process|workflow|side|users|admins|account|renewal|contract|current|existing|growth|goals|priorities|timeline|board|cfo|ceo|director|it team|finance team|lawyer|buyers|customers|patients|students|members)\\b",
   },
   {
+    // The buyer profiles their own organisation: its size, its people, what it has ("we've got two sites", "we're a
+    // forty-person firm", "we have about 300 users").
+    name: 'own_profile',
+    side: 'buyer',
+    weight: 1.25,
+    cap: 4,
+    pattern:
+      "\\bwe(?:'ve| have) got\\b|\\bwe(?:'re| are) (?:a|an) (?:[a-z-]+ ){0,2}(?:team|company|firm|shop|practice|business|group|agency|clinic|school|district|organi[sz]ation|hospital|manufacturer|distributor|retailer|nonprofit|charity|startup)\\b" +
+      '|\\bwe (?:have|run|employ|operate) (?:about|around|roughly|over|nearly|almost|like|[0-9]+)\\b',
+  },
+  {
+    // The seller tells the buyer what the offering would do for them, or what the seller recommends.
+    name: 'benefit_to_you',
+    side: 'seller',
+    weight: 1.25,
+    cap: 3,
+    pattern:
+      "\\byou(?:'ll|'d| will| would) (?:be able to|never have to|no longer|not have to|not need to)\\b|\\byou (?:won't|wouldn't) (?:have|need) to\\b|\\b(?:it'll|it will|it would|that'll|that would|this will|this would) (?:save|give|let|free up) you\\b" +
+      "|\\b(?:i|we)(?:'d| would) (?:recommend|suggest)\\b|\\bmy recommendation\\b",
+  },
+  {
     // The buyer refers to the vendor's offering as "yours": "your platform", "your pricing", "your docs".
     name: 'vendor_ref',
     side: 'buyer',
