@@ -546,6 +546,17 @@ const FAMILIES: readonly CueFamily[] = [
       "|\\b(?:i|we)(?:'d| would) (?:recommend|suggest)\\b|\\bmy recommendation\\b",
   },
   {
+    // The seller asks how the buyer's work runs now: how long, how often, how many, typically or today (not "how much",
+    // which either side asks about money).
+    name: 'situation_question',
+    side: 'seller',
+    weight: 1.25,
+    cap: 3,
+    pattern:
+      '\\bhow (?:long|often|many)\\b[^.?!]{0,60}\\b(?:currently|today|now|typically|usually|roughly|normally|on average|a (?:day|week|month|year)|per (?:day|week|month|year))\\b[^.?!]*\\?' +
+      '|\\b(?:today|currently|right now|at the moment),? (?:who|how(?! much)|what|where|when)\\b[^.?!]*\\?|\\b(?:who|how(?! much)|what|where|when)\\b[^.?!]{0,60}\\b(?:today|currently|right now|at the moment)\\?',
+  },
+  {
     // The buyer refers to the vendor's offering as "yours": "your platform", "your pricing", "your docs".
     name: 'vendor_ref',
     side: 'buyer',
