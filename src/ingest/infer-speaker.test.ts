@@ -558,6 +558,46 @@ describe('inferRepSpeaker', () => {
     expect(cues('Speaker 2')).not.toHaveProperty('seller.situation_question');
   });
 
+  describe('a colleague brought in by name', () => {
+    const handedOver = dialogue([
+      ['Hana', 'thanks for joining Jorge, i brought Kofi today, he knows the integrations'],
+      ['Kofi', 'hi Jorge'],
+      ['Jorge', 'hello. what do you need to know?'],
+      [
+        'Kofi',
+        'Walk me through how the orders come in today. How many orders a day, roughly? How do you handle the email ones?',
+      ],
+      ['Jorge', 'We currently get eight hundred a day. Our team types the email ones in by hand.'],
+      [
+        'Kofi',
+        "What happens when one is wrong? Who else would be involved? We can write orders into your system and I'll send you a short list of questions.",
+      ],
+      ['Jorge', 'My manager fixes it. Okay.'],
+    ]);
+
+    it('makes whoever brought a specialist in the rep, whatever the labels and order', () => {
+      const result = inferRepSpeaker(handedOver, none);
+      expect(result).toMatchObject({ label: 'Hana', signals: { decided_by: 'introduced' } });
+      const renamed = relabel(handedOver, { Hana: 'Ines', Kofi: 'Ama', Jorge: 'Luis' }).map((t) => ({
+        ...t,
+        text: t.text.replace(/Kofi/g, 'Ama').replace(/Jorge/g, 'Luis'),
+      }));
+      expect(inferRepSpeaker([...renamed.slice(1), renamed[0]!], none)?.label).toBe('Ines');
+    });
+
+    it('does not pick when whoever brought them sounds like the buyer', () => {
+      const turns = handedOver.map((t) =>
+        t.speaker === 'Hana'
+          ? {
+              ...t,
+              text: "thanks for joining, i brought Kofi today. we're currently using spreadsheets and my team is stuck",
+            }
+          : t,
+      );
+      expect(inferRepSpeaker(turns, none)).toBeNull();
+    });
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

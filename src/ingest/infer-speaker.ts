@@ -688,6 +688,10 @@ const HANDS_OVER = ['leads_team', 'introduces_colleague'].map((name) =>
 /** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
 const TEXT_BUDGET = 150_000;
 const BLOCK_TURNS = 12;
+/** The most agenda, next-step and terms evidence of a colleague brought in who does not run the deal. */
+const INTRODUCED_RUNS_CALL_MAX = 3;
+/** Characters from the start of the call searched for who brought a colleague in (introductions come early). */
+const INTRODUCTION_TEXT_BUDGET = 30_000;
 /** Families that show who runs the call, to tell the rep from a sales engineer. */
 const RUNS_CALL = new Set([
   'agenda',
@@ -1015,7 +1019,61 @@ export function inferRepSpeaker(
     bestCue >= MIN_CUE_NET || (bestCue > MIN_CUE_FOR_LEAD && bestCue - runnerCue >= MIN_CUE_LEAD);
   if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || closeSeller || !cueBacked)
     return null;
+  // A seller-side voice someone else brought into the call by name ("I brought Kofi, he knows the integrations"),
+  // who then does not run the agenda, next steps or terms: a specialist or a manager; whoever brought them hosts the
+  // call and is the rep, unless that voice sounds like the buyer (then the dialogue cannot tell the sides apart and the
+  // answer is no pick). A colleague brought in who then runs the deal (an account executive introduced by a customer
+  // success manager) is the rep.
+  if (evidence.size >= 3 && best.runsCall <= INTRODUCED_RUNS_CALL_MAX) {
+    const host = introducerOf(turns, best.label, candidates);
+    if (host !== null) {
+      if (host.buyer > host.seller) return null;
+      signals.decided_by = 'introduced';
+      signals.introduced = describe(best);
+      signals.winner = describe(host);
+      return { label: host.label, confidence, signals };
+    }
+  }
   return { label: best.label, confidence, signals };
+}
+
+/** Words of a label that can be a name said in the dialogue ("Kofi", "Mr. Sandoval"), not "Speaker 2" or "spk_1". */
+const GENERIC_LABEL_WORD =
+  /^(?:speaker|spk|agent|rep|customer|caller|client|user|unknown|guest|host|participant|person|mr|mrs|ms|dr|sir|the|and)$/;
+
+function nameWords(label: string): string[] {
+  return (normalize(label).match(/[a-z\u00c0-\u024f]{3,}/g) ?? []).filter((w) => !GENERIC_LABEL_WORD.test(w));
+}
+
+/**
+ * The one other speaker who brings `label` into the call by name: "I brought Kofi today", "I asked Helen to join",
+ * "Kofi is here with me", "joining us is Kofi", "I'll let Kofi take it". Null when nobody or more than one does.
+ */
+function introducerOf(
+  turns: readonly Turn[],
+  label: string,
+  candidates: readonly SpeakerEvidence[],
+): SpeakerEvidence | null {
+  const names = nameWords(label);
+  if (names.length === 0) return null;
+  const name = `(?:${names.join('|')})`;
+  const frame = new RegExp(
+    `\\b(?:(?:i(?:'ve| have)? )?(?:brought|invited|roped in|looped in|pulled in)(?: along| in)?|(?:i(?:'ve| have)? )?asked|i(?:'ve| have) got|joining (?:us|me)(?: today)? (?:is|are)|with me (?:today )?(?:is|are)|(?:i'll|i will|let me) (?:let|hand (?:it )?over to)) ${name}\\b` +
+      `|\\b${name},? (?:is|'s) (?:here|with (?:me|us)|joining|on the (?:line|call)|our|one of our)\\b`,
+  );
+  const byLabel = new Map(candidates.map((e) => [e.label, e]));
+  let host: SpeakerEvidence | null = null;
+  let chars = 0;
+  for (const turn of turns) {
+    if (chars > INTRODUCTION_TEXT_BUDGET) break;
+    chars += turn.text.length;
+    if (turn.speaker === label) continue;
+    const e = byLabel.get(turn.speaker);
+    if (e === undefined || e === host || !frame.test(normalize(turn.text))) continue;
+    if (host !== null) return null;
+    host = e;
+  }
+  return host;
 }
 
 /** Adapter for the speaker ladder's inference port (resolve-speaker.ts `SpeakerInferrer`). */
