@@ -433,4 +433,22 @@ describe('classifyCall', () => {
     const own = turns.map((t) => (t.speaker === 'Priya' ? { ...t, speaker: 'Rep' } : t));
     expect(classifyCall(own, 'Rep').scores.technical_discovery ?? 0).toBeLessThan(3);
   });
+
+  it('reads what the other side already has from the rep as an existing account', () => {
+    const turns = dialogue([
+      ['Rep', "How are the crews finding it? They've been on the app since spring."],
+      ['Buyer', 'Fine. The drivers already know the app, nobody complains.'],
+      ['Rep', 'Good. One thing I noticed on a support call: expenses still go through a spreadsheet.'],
+      ['Buyer', 'Mostly mileage, yes.'],
+    ]);
+    const { callType, scores } = classifyCall(turns, 'Rep');
+    expect(callType).toBe('customer_success');
+    expect(scores.cold_call).toBeUndefined();
+    // The question "what do you use today?" is discovery, not an account.
+    const prospect = dialogue([
+      ['Rep', 'What do you use today to plan the crews? Walk me through a normal week.'],
+      ['Buyer', 'A whiteboard and a lot of phone calls.'],
+    ]);
+    expect(classifyCall(prospect, 'Rep').scores.customer_success).toBeUndefined();
+  });
 });

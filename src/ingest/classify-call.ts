@@ -715,6 +715,17 @@ const EXISTING_CUSTOMER = new RegExp(
     '(?:your|the) (?:team|people|users|admins?) (?:is|are|has been|have been) using',
     '(?:using|use|rolled out|licensed) your (?:tool|platform|product|app|system|software|service|solution)',
     "(?:we|our team|my team) (?:use|are using|have been using|'ve been using|started using) your",
+    // what they already have from the rep, and people already working in it
+    '(?:the|your) [a-z]+ you (?:have|use|run) already',
+    '(?:the|your) [a-z]+ you already (?:have|use|run)',
+    // a relative clause, not the question "what do you use today?"
+    'what you (?:have|use|run) (?:already|today|now)',
+    "(?:already|have been|'ve been|has been|are|were) (?:know|knows|use|uses|using|on) (?:the|our|your) (?:app|platform|portal|system|tool|software|dashboard)",
+    '(?:been|gone) live (?:for|since)',
+    'live for you',
+    'we (?:switched|moved|set|put|migrated|upgraded) you',
+    '(?:on|during|in) (?:a|the|your) support (?:call|ticket|chat)',
+    'ticket history',
     'thanks? (?:you )?for (?:the|your) (?:order|business|renewal|purchase)',
     'you took delivery',
     'you (?:bought|ordered|purchased) (?:from us|with us)',
