@@ -598,6 +598,21 @@ describe('inferRepSpeaker', () => {
     });
   });
 
+  it('reads a screener asking which firm a caller is with, and the caller asking for time with someone', () => {
+    const turns = dialogue([
+      ['Speaker 1', 'Good afternoon, office of the finance director.'],
+      ['Speaker 2', "Hi, I'm looking for a few minutes with Robert about the quarter-end close."],
+      ['Speaker 1', 'Are you calling from a company? Which firm are you with?'],
+      ['Speaker 2', "A small advisory firm. Who would be the right first conversation if he's busy?"],
+      ['Speaker 1', 'Email me a summary and I will pass it on.'],
+    ]);
+    const cues = (label: string) => explainSpeakers(turns).find((e) => e.label === label)?.cues ?? {};
+    expect(cues('Speaker 1')).not.toHaveProperty('seller.company_intro');
+    expect(cues('Speaker 1')).toMatchObject({ 'buyer.screening': 2 });
+    expect(cues('Speaker 2')).toMatchObject({ 'seller.gatekeeper_navigation': 2 });
+    expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 2');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

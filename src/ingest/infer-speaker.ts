@@ -47,7 +47,7 @@ const FAMILIES: readonly CueFamily[] = [
     pattern:
       "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at|already|originally|familiar|kinda|kind of|sort of|happy|pleased|satisfied|impressed|comfortable|done|okay|ok|busy|stuck|bored|frustrated|involved|acquainted|friends|based|located|dialed|agree|back|home|out|away|over) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+ dot )|over at|here at|calling from) [a-z]" +
       "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with a (?:company|firm|team|business) called\\b|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
-      "|\\bi'?m calling (?:from|on behalf of)\\b|\\bcalling from [a-z]|\\byou've reached\\b" +
+      "|\\bi'?m calling (?:from|on behalf of)\\b|(?<!\\b(?:you|you're|are you|were you) )\\bcalling from [a-z]|\\byou've reached\\b" +
       "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
   },
   {
@@ -208,7 +208,8 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\bis (?:he|she) (?:available|around)\\b|\\bwho would be the right person\\b|\\bcould i leave a message\\b|\\bcan you (?:connect|put) me\\b' +
       "|\\bi'?m (?:trying to reach|hoping to (?:get|reach|speak|catch|have))\\b|\\b(?:better|good) (?:time|way) to (?:catch|reach|get hold of|get) (?:him|her|them)\\b" +
       "|\\b(?:could|can) i (?:get|have) (?:an|the|his|her|their) (?:email|number|extension|direct line)\\b|\\bcan you (?:tell|let) (?:him|her|them) (?:know|it's|that)\\b" +
-      "|\\bi'?ll (?:call|try) (?:back|again)\\b|\\bi'?ll try (?:him|her|them)\\b|\\bwho(?:'s| is) the (?:right person|person (?:who|that) (?:handles|looks after|runs|manages))\\b",
+      "|\\bi'?ll (?:call|try) (?:back|again)\\b|\\bi'?ll try (?:him|her|them)\\b|\\bwho(?:'s| is) the (?:right person|person (?:who|that) (?:handles|looks after|runs|manages))\\b" +
+      "|\\bi'?m looking for (?:a few|some|ten|two|five|a couple of) (?:minutes|time) with\\b|\\bi was hoping to (?:grab|catch|get|reach) (?:him|her|them|[a-z]+) for\\b|\\b(?:who|which person)(?:'s| is| would be) the right (?:first )?(?:person|conversation|contact|team)\\b",
   },
   {
     name: 'leads_team',
@@ -273,7 +274,8 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\bwhat company\\b|\\bdoes (?:he|she) know what\\b|\\bis (?:he|she) expecting\\b|\\bput you through\\b|\\btransfer you\\b' +
       "|\\b(?:he|she)(?:'s| is) (?:in (?:a )?meetings?|with a (?:patient|client|customer)|out (?:on|of|today)|not (?:in|available)|on the other line)\\b" +
       '|\\btake a message\\b|\\b(?:would|do) you (?:like|want) (?:to leave|(?:his|her) voicemail)\\b|\\bhow (?:can|may) i direct\\b|\\bplease hold\\b' +
-      "|\\b(?:doesn't|does not|don't|do not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwhat it(?:'s| is) (?:regarding|about|in regard to|concerning)\\b|\\bis it a sales call\\b|\\bwe get a lot of calls\\b|\\bi'll pass it on\\b",
+      "|\\b(?:doesn't|does not|don't|do not) (?:take|do) (?:sales )?(?:calls|phone calls)\\b|\\bwhat it(?:'s| is) (?:regarding|about|in regard to|concerning)\\b|\\bis it a sales call\\b|\\bwe get a lot of calls\\b|\\bi'll pass it on\\b" +
+      '|\\bwhich (?:firm|company|organi[sz]ation|agency|business) (?:are you|is this|do you|is it)\\b|\\bare you (?:calling )?(?:from|with) (?:a|an) (?:company|firm|vendor|agency|supplier)\\b|\\bare you (?:one of )?our (?:suppliers?|vendors?|clients?|customers?|patients?)\\b|\\b(?:have|has) (?:you|your (?:company|firm)) (?:worked|done business) with us\\b',
   },
   {
     name: 'caller_need',
@@ -624,7 +626,7 @@ const ABOUT_FEATURE =
   /^(?:(?:and|so|but|okay|ok),? )?(?:(?:where|how) (?:do|does) (?:the|these|those|it|that|this) (?:[a-z]+ )?(?:come from|work|get|sync|update)|what about (?:reporting|pricing|security|support|integrations?|sso|mobile|exports?|the api|permissions|onboarding|training|the data|data|backups|uptime))\b/;
 /** Questions that screen a caller: who they are, where they call from, what the call is about. */
 const ABOUT_CALLER =
-  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bwhat it(?:'s| is) (?:regarding|about|concerning)\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\b(?:are|were) you (?:a|an|from) (?:the )?(?:patient|customer|client|vendor|provider|supplier|salesperson|sales)\b|\byou are from\b|\bwho gave you (?:my|this)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
+  /\bwho(?:'s| is) (?:this|calling|speaking)\b|\bwhat(?:'s| is) (?:this|it|the call|the nature of the call) (?:about|regarding|in reference to|concerning)\b|\bwhat(?:'s| is) the nature of\b|\b(?:where|what company) (?:are )?you(?:'re)? (?:calling|ringing|with|from)\b|\bwhat company\b|\bwhat it(?:'s| is) (?:regarding|about|concerning)\b|\bis (?:he|she|they) expecting\b|\band you are\b|\bwho did you say\b|\b(?:are|were) you (?:a|an|from) (?:the )?(?:patient|customer|client|vendor|provider|supplier|salesperson|sales)\b|\byou are from\b|\bwho gave you (?:my|this)\b|\bwhich (?:firm|company|organi[sz]ation|agency|business) (?:are you|is this|is it)\b|\bare you (?:calling )?(?:from|with) (?:a|an) (?:company|firm|vendor|agency|supplier)\b|\bare you (?:one of )?our (?:suppliers?|vendors?)\b|\bhow(?:'d| did) you get (?:my|this)\b|\bwhat do you (?:guys )?(?:do|sell)\b|\bwho (?:are you|do you work for)\b/;
 /**
  * In unpunctuated (ASR) text a question rarely opens the turn ("okay great so how many people…"): a turn with no
  * sentence punctuation at all is read as asking when one of these question frames occurs anywhere in it.
