@@ -613,6 +613,18 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(turns, none)?.label).toBe('Speaker 2');
   });
 
+  it('tells the seller in a negotiation by who grants terms and who demands them', () => {
+    const turns = dialogue([
+      ['S1', 'We need ninety days for termination, and the cap fixed.'],
+      ['S2', "What I've been authorised to offer is five times fees. Ninety days, I can move on that."],
+      ['S1', 'Send me the revised draft and I will take it to our purchasing committee.'],
+      ['S2', "I'll add the ninety days to the draft. Sending it over today."],
+    ]);
+    const cues = (label: string) => explainSpeakers(turns).find((e) => e.label === label)?.cues ?? {};
+    expect(cues('S1')).toMatchObject({ 'buyer.demands_terms': 2 });
+    expect(cues('S2')).toMatchObject({ 'seller.grants_terms': 3 });
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

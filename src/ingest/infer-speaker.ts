@@ -559,6 +559,26 @@ const FAMILIES: readonly CueFamily[] = [
       '|\\b(?:today|currently|right now|at the moment),? (?:who|how(?! much)|what|where|when)\\b[^.?!]*\\?|\\b(?:who|how(?! much)|what|where|when)\\b[^.?!]{0,60}\\b(?:today|currently|right now|at the moment)\\?',
   },
   {
+    // The seller grants terms: what they are allowed to offer, where they can move, what goes into the paper.
+    name: 'grants_terms',
+    side: 'seller',
+    weight: 1.5,
+    cap: 3,
+    pattern:
+      "\\b(?:i|we)(?:'ve| have) been (?:authori[sz]ed|cleared|approved|given the (?:ok|okay|go-ahead)) to\\b|\\b(?:we|i)(?:'d| would) (?:be able to )?offer\\b|\\bi can (?:move|flex|bend|budge) on\\b" +
+      "|\\b(?:i'll|i will|we'll|we will) (?:add|include|put|build|write) (?:the|that|it|them|this|those|a|an) [^.?!]{0,30}\\b(?:in|into|to|on) (?:the|your) (?:draft|contract|agreement|order form|quote|proposal|setup|paper|terms)\\b|\\bsending it (?:over|now|in|today|across)\\b",
+  },
+  {
+    // The buyer demands terms and takes the paper to their own approvers.
+    name: 'demands_terms',
+    side: 'buyer',
+    weight: 1.25,
+    cap: 3,
+    pattern:
+      '\\bwe (?:need|want|require) (?:[a-z0-9-]+ ){0,3}(?:days|months|years|percent|only|capped|fixed)\\b|\\bsend (?:me|us) the (?:revised|updated|new|final|clean|redlined) (?:draft|version|quote|proposal|contract|order form|paper|terms)\\b' +
+      "|\\bsend it (?:over|through|across) and (?:i|we)(?:'ll| will) sign\\b|\\b(?:bring|take) (?:it|this|that) to (?:our|my) (?:purchasing|procurement|board|committee|cfo|finance|legal|management)\\b",
+  },
+  {
     // The buyer refers to the vendor's offering as "yours": "your platform", "your pricing", "your docs".
     name: 'vendor_ref',
     side: 'buyer',
