@@ -625,6 +625,15 @@ describe('inferRepSpeaker', () => {
     expect(cues('S2')).toMatchObject({ 'seller.grants_terms': 3 });
   });
 
+  it('reads "what\'s it cost me?" as the buyer asking the price', () => {
+    const turns = dialogue([
+      ['Caller', "What's it cost me to tag two hundred kegs? And what's that going to cost per month?"],
+      ['Agent', "A one-off cost for the tags, then a monthly fee. I'll send you the numbers."],
+    ]);
+    const cues = explainSpeakers(turns).find((e) => e.label === 'Caller')?.cues;
+    expect(cues).toMatchObject({ 'buyer.price_question': 2 });
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

@@ -249,7 +249,8 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 2,
     cap: 3,
     pattern:
-      "\\bhow much (?:does|is|would|will) (?:it|that|this|the [a-z]+) (?:cost|be|run)\\b|\\bhow much is (?:it|that|this)\\b|\\bwhat (?:does|would|will) (?:that|it|this) (?:cost|add)\\b|\\bwhat's the (?:price|cost|catch)\\b" +
+      "\\bhow much (?:does|is|would|will) (?:it|that|this|the [a-z]+) (?:cost|be|run)\\b|\\bhow much is (?:it|that|this)\\b|\\bwhat (?:does|would|will) (?:that|it|this) (?:cost|add|come to)\\b|\\bwhat's the (?:price|cost|catch)\\b" +
+      "|\\bwhat(?:'s| is) (?:it|that|this) (?:cost|come to|(?:going to|gonna) cost)\\b" +
       '|\\bwhat would the total\\b|\\broom on price\\b|\\bcan (?:that|it) be waived\\b|\\bwhy is it free\\b',
   },
   {
@@ -728,7 +729,7 @@ const RUNS_CALL = new Set([
   'offer_to_act',
 ]);
 
-interface SpeakerEvidence {
+export interface SpeakerEvidence {
   label: string;
   cues: number[];
   words: number;
@@ -904,7 +905,7 @@ function finish(e: SpeakerEvidence): SpeakerEvidence {
  * question counts: the answer to "how many people are on your team?" comes from the buyer, the answer to "does it
  * integrate with…?" from the seller. Only adjacency matters, never who opened the call.
  */
-function collectEvidence(turns: readonly Turn[]): Map<string, SpeakerEvidence> {
+export function collectEvidence(turns: readonly Turn[]): Map<string, SpeakerEvidence> {
   const bySpeaker = new Map<string, SpeakerEvidence>();
   let previousAsk: Ask = 'none';
   let previousSpeaker: string | null = null;
