@@ -451,4 +451,14 @@ describe('classifyCall', () => {
     ]);
     expect(classifyCall(prospect, 'Rep').scores.customer_success).toBeUndefined();
   });
+
+  it("reads the rep changing a setting on the other side's account as customer success", () => {
+    const turns = dialogue([
+      ['Buyer', 'The old project codes are still showing for everyone.'],
+      ['Rep', "There's a setting for that. I can hide those for you from here, want me to?"],
+      ['Buyer', 'Please.'],
+      ['Rep', 'Done by end of day.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').scores.customer_success).toBeGreaterThan(0);
+  });
 });

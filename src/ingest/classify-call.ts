@@ -399,7 +399,8 @@ const FAMILIES: readonly Family[] = [
       '\\b(?:sync|login|error|bug|outage|syncing|import) (?:errors?|issues?|problems?|failures?)\\b|\\bfailed (?:syncs?|imports?|logins?)\\b|\\bworkaround\\b|\\b(?:a|the) fix\\b' +
       "|\\bpulled up your account\\b|\\byour account\\b|\\blicen[cs]e (?:key|has expired|expired)\\b|\\b(?:haven't|hasn't|have not|has not) logged in\\b|\\blogged in\\b" +
       '|\\bhow (?:is |are )?(?:the team|your team|things|people|everyone)(?: is| are)? (?:finding|getting on|using|settling|going with)\\b|\\bsince you (?:went live|launched|rolled|switched|started|moved)\\b|\\bwent live\\b|\\bgo-live\\b|\\b(?:a|the|some|more) training\\b|\\bescalat(?:e|ed|ion)\\b' +
-      '|\\bfeature request\\b|\\bbugs?\\b|\\bfixed (?:it|that|the|since|now)\\b|\\bregenerat(?:e|ed|ing)\\b|\\broot cause\\b|\\bincident\\b|\\bwrite-up\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b',
+      '|\\bfeature request\\b|\\bbugs?\\b|\\bfixed (?:it|that|the|since|now)\\b|\\bregenerat(?:e|ed|ing)\\b|\\broot cause\\b|\\bincident\\b|\\bwrite-up\\b|\\brelease\\b|\\bour engineers\\b|\\bcheck in\\b|\\bhealth score\\b|\\bchurn\\b|\\bsettings?\\b|\\bresend\\b|\\bre-?train(?:ing)?\\b' +
+      '|\\bi can (?:see|hide|change|reset|enable|disable|unlock|widen|extend|fix|update|move) (?:those|that|it|them|this|your)\\b[^.?!]{0,25}\\b(?:from here|for you|remotely|on (?:our|my) (?:side|end))\\b',
   },
   {
     type: 'customer_success',
