@@ -92,8 +92,23 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   return raw;
 }
 
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
+/** An absolute http(s) URL without its trailing slashes; anything else stops the start naming the variable. */
+function baseUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (
+    !parsed ||
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.search ||
+    parsed.hash
+  )
+    throw new ConfigError(`${name} must be an absolute http(s) URL without query or fragment, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 /** The start-up message for RECORDINGS_STORE=s3 without a bucket. */
@@ -103,6 +118,7 @@ export const S3_BUCKET_REQUIRED =
 
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080);
+  if (port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
   const recordingsStore = oneOf(env, 'RECORDINGS_STORE', ['disk', 's3'] as const, 'disk');
   if (recordingsStore === 's3' && !env.S3_BUCKET) throw new ConfigError(S3_BUCKET_REQUIRED);
   return {
@@ -112,8 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || `callscore:${env.SERVICE_ENV || 'production'}:`,
-    publicApiBaseUrl: trimSlash(env.PUBLIC_API_BASE_URL || `http://localhost:${port}/v1`),
-    publicAppBaseUrl: trimSlash(env.PUBLIC_APP_BASE_URL || `http://localhost:${port}`),
+    publicApiBaseUrl: baseUrl(env, 'PUBLIC_API_BASE_URL', `http://localhost:${port}/v1`),
+    publicAppBaseUrl: baseUrl(env, 'PUBLIC_APP_BASE_URL', `http://localhost:${port}`),
     serviceEnv: oneOf(env, 'SERVICE_ENV', ['production', 'staging'] as const, 'production'),
     recordingsStore,
     s3: {

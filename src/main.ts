@@ -10,7 +10,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createContainer, createInferrer, createScorer, openStore } from './container.js';
 import { buildServer } from './http/server.js';
 import { createDemoWorkspace, isEmptyDatabase, type DemoCredentials } from './seed/demo.js';
-import { parseWorkspace, seedWorkspace, WorkspaceError } from './seed/workspace.js';
+import { parseWorkspace, seedWorkspace, unknownWorkspaceFields, WorkspaceError } from './seed/workspace.js';
 import { createWorker } from './scoring/worker.js';
 
 const USAGE = `Usage: callscore <command>
@@ -162,7 +162,11 @@ async function main(argv: string[]): Promise<number> {
         console.error('Usage: callscore seed FILE.json');
         return 2;
       }
-      const workspace = parseWorkspace(JSON.parse(fs.readFileSync(file, 'utf8')));
+      const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const workspace = parseWorkspace(raw);
+      const ignored = unknownWorkspaceFields(raw);
+      if (ignored.length)
+        console.error(`Warning: ignoring fields the workspace format does not know: ${ignored.join(', ')}`);
       const store = await openStore(config);
       try {
         const s = await seedWorkspace(store.db, workspace);

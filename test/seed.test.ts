@@ -6,10 +6,16 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, createTestStore } from './helpers/databases.js';
 import { startApp } from './helpers/app.js';
-import { TEST_WORKSPACE, callBody } from './helpers/workspace.js';
-import { parseWorkspace, seedWorkspace, WorkspaceError } from '../src/seed/workspace.js';
+import { KEYS, SCORECARDS, TEST_WORKSPACE, callBody } from './helpers/workspace.js';
+import {
+  parseWorkspace,
+  seedWorkspace,
+  unknownWorkspaceFields,
+  WorkspaceError,
+} from '../src/seed/workspace.js';
 import { createDemoWorkspace, isEmptyDatabase } from '../src/seed/demo.js';
 import { verifyPassword } from '../src/auth/passwords.js';
+import { digestApiKey } from '../src/auth/api-keys.js';
 
 const run = promisify(execFile);
 
@@ -104,6 +110,66 @@ describe.each(DIALECTS)('seed on %s', (dialect) => {
   });
 });
 
+const SCORECARD_ID = '8f1c2d3e-1111-4222-8333-444455556666';
+const criteria = [{ key: 'q', title: 'Asks questions', check: { type: 'questions', min: 1 } }];
+
+describe.each(DIALECTS)('seed conflicts with the database on %s', (dialect) => {
+  it('names a scorecard id that is taken or differs from the stored one, and a key of another account, changing nothing', async () => {
+    const store = await createTestStore(dialect);
+    try {
+      await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
+      const before = await counts(store.db);
+      const renamed = structuredClone(TEST_WORKSPACE);
+      const acme = renamed.accounts[0]!;
+      acme.scorecards![0]!.name = 'Discovery v2';
+      acme.team_settings![0]!.default_scorecard = 'Discovery v2';
+      await expect(seedWorkspace(store.db, parseWorkspace(renamed))).rejects.toThrow(
+        `The id ${SCORECARDS.discovery} of the scorecard "Discovery v2" of team "West" (account "Acme") already belongs to the scorecard "Discovery"`,
+      );
+      const moved = structuredClone(TEST_WORKSPACE);
+      moved.accounts[0]!.scorecards![0]!.id = SCORECARD_ID;
+      await expect(seedWorkspace(store.db, parseWorkspace(moved))).rejects.toThrow(
+        `already exists with id ${SCORECARDS.discovery}; the file gives ${SCORECARD_ID}`,
+      );
+      const other = structuredClone(TEST_WORKSPACE.accounts[1]!);
+      other.api_keys![0]!.secret = KEYS.full;
+      await expect(seedWorkspace(store.db, parseWorkspace({ accounts: [other] }))).rejects.toThrow(
+        'An api key secret of account "Other" already belongs to another account',
+      );
+      expect(await counts(store.db)).toEqual(before);
+      const key = await store.db
+        .selectFrom('api_keys as k')
+        .innerJoin('accounts as a', 'a.id', 'k.account_id')
+        .select('a.name')
+        .where('k.digest', '=', digestApiKey(KEYS.full))
+        .executeTakeFirstOrThrow();
+      expect(key.name).toBe('Acme');
+    } finally {
+      await store.cleanup();
+    }
+  });
+
+  it('stores a scorecard id given in upper case in lower case, and the API resolves it in either case', async () => {
+    const workspace = structuredClone(TEST_WORKSPACE);
+    workspace.accounts[0]!.scorecards![0]!.id = SCORECARDS.discovery.toUpperCase();
+    const t = await startApp(dialect, { workspace });
+    try {
+      const row = await t.deps.store.db
+        .selectFrom('scorecards')
+        .select('id')
+        .where('name', '=', 'Discovery')
+        .executeTakeFirstOrThrow();
+      expect(row.id).toBe(SCORECARDS.discovery);
+      for (const id of [SCORECARDS.discovery, SCORECARDS.discovery.toUpperCase()]) {
+        const res = await t.api('POST', '/v1/calls', { body: callBody({ scorecard_id: id }) });
+        expect(res.status).toBe(202);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('workspace file validation', () => {
   it.each([
     ['not an object', 42, 'not valid'],
@@ -156,9 +222,123 @@ describe('workspace file validation', () => {
       },
       'unknown scorecard "Missing"',
     ],
+    [
+      'a rule for an unknown call type',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            scorecards: [{ team: 'T', name: 'N', criteria }],
+            team_settings: [{ team: 'T', rules: { negotation: 'N' } }],
+          },
+        ],
+      },
+      'unknown call type "negotation"',
+    ],
+    [
+      'a user listed twice (emails compare case-insensitively)',
+      {
+        accounts: [
+          {
+            name: 'A',
+            users: [
+              { email: 'a@a.test', name: 'A', role: 'admin' },
+              { email: 'A@a.test', name: 'Other', role: 'rep' },
+            ],
+          },
+        ],
+      },
+      'the user A@a.test is listed twice',
+    ],
+    [
+      'a scorecard name listed twice in one team',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            scorecards: [
+              { team: 'T', name: 'S', criteria },
+              { team: 'T', name: 'S', criteria: [] },
+            ],
+          },
+        ],
+      },
+      'the scorecard "S" of team "T" is listed twice',
+    ],
+    [
+      'two scorecards with one id',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            scorecards: [
+              { id: SCORECARD_ID, team: 'T', name: 'S', criteria },
+              { id: SCORECARD_ID.toUpperCase(), team: 'T', name: 'R', criteria },
+            ],
+          },
+        ],
+      },
+      'scorecard "R" has the same id as scorecard "S"',
+    ],
+    [
+      'a team listed twice',
+      { accounts: [{ name: 'A', teams: [{ name: 'T' }, { name: 'T' }] }] },
+      'the team "T" is listed twice',
+    ],
+    [
+      'settings of an unknown team',
+      { accounts: [{ name: 'A', teams: [], team_settings: [{ team: 'Nope' }] }] },
+      'team_settings name unknown team "Nope"',
+    ],
+    [
+      'an account listed twice',
+      { accounts: [{ name: 'A' }, { name: 'A' }] },
+      'the account "A" is listed twice',
+    ],
+    [
+      'a key secret listed twice',
+      {
+        accounts: [
+          {
+            name: 'A',
+            teams: [{ name: 'T' }],
+            users: [{ email: 'a@a.test', name: 'A', role: 'admin' }],
+            api_keys: [
+              { secret: 'svc_sk_same_secret_000000000000', team: 'T', created_by: 'a@a.test' },
+              { secret: 'svc_sk_same_secret_000000000000', team: 'T', created_by: 'a@a.test' },
+            ],
+          },
+        ],
+      },
+      'an api key secret is listed twice',
+    ],
   ])('refuses %s with a message naming the problem', (_name, value, fragment) => {
     expect(() => parseWorkspace(value)).toThrow(WorkspaceError);
     expect(() => parseWorkspace(value)).toThrow(fragment);
+  });
+
+  it('lists fields the format does not know (ignored, so `seed` can warn about typos), never criteria fields', () => {
+    const value = {
+      accounts: [
+        {
+          name: 'A',
+          typo: 1,
+          teams: [{ name: 'T', colour: 'red' }],
+          scorecards: [{ team: 'T', name: 'S', criteria }],
+          team_settings: [{ team: 'T', default_scorecards: 'S' }],
+        },
+      ],
+    };
+    expect(() => parseWorkspace(value)).not.toThrow();
+    expect(unknownWorkspaceFields(value)).toEqual([
+      'accounts[0].typo',
+      'accounts[0].teams[0].colour',
+      'accounts[0].team_settings[0].default_scorecards',
+    ]);
+    expect(unknownWorkspaceFields(structuredClone(TEST_WORKSPACE))).toEqual([]);
   });
 });
 
@@ -206,6 +386,21 @@ describe('callscore CLI', () => {
       expect(fs.existsSync(path.join(dataDir, 'callscore.sqlite'))).toBe(true);
       const again = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'seed', file], { env });
       expect(again.stdout).toContain('Seeded 5 account(s)');
+      expect(again.stderr).not.toContain('Warning');
+      const typo = path.join(dataDir, 'typo.json');
+      fs.writeFileSync(typo, JSON.stringify({ accounts: [{ ...TEST_WORKSPACE.accounts[0], feature: [] }] }));
+      const warned = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'seed', typo], { env });
+      expect(warned.stdout).toContain('Seeded 1 account(s)');
+      expect(warned.stderr).toContain(
+        'Warning: ignoring fields the workspace format does not know: accounts[0].feature',
+      );
+      const duplicate = path.join(dataDir, 'duplicate.json');
+      fs.writeFileSync(duplicate, JSON.stringify({ accounts: [{ name: 'Z' }, { name: 'Z' }] }));
+      const refused = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'seed', duplicate], {
+        env,
+      }).catch((e) => e);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('the account "Z" is listed twice');
       const bad = await run(
         process.execPath,
         ['--import', 'tsx', 'src/main.ts', 'seed', path.join(dataDir, 'missing.json')],

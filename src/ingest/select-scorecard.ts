@@ -8,7 +8,7 @@ export async function selectScorecard(
   input: { accountId: string; teamId: string; callType: string; scorecardId: string | null | undefined },
 ): Promise<string> {
   if (input.scorecardId) {
-    const card = await findScorecard(store.db, input.scorecardId);
+    const card = await findScorecard(store.db, input.scorecardId.toLowerCase()); // a UUID in any case
     // Another team's, a draft or an archived scorecard does not resolve: ids of other teams do not leak.
     if (
       !card ||

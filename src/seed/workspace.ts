@@ -3,7 +3,7 @@
  * Names and emails are the keys; running the same file twice changes nothing the second time.
  */
 import { randomUUID } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
@@ -11,6 +11,7 @@ import { nowIso } from '../store/db.js';
 import { digestApiKey, displayPrefix, isWellFormedApiKey, SCOPES } from '../auth/api-keys.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { validateCriteria } from '../scoring/criteria.js';
+import { CALL_TYPES } from '../ingest/classify-call.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) =>
   Type.Optional(Type.Union([t, Type.Null()]));
@@ -98,10 +99,26 @@ export function parseWorkspace(value: unknown): Workspace {
     throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
   }
   const problems: string[] = [];
+  // Names, emails, scorecard ids and key secrets are keys: a second entry would silently overwrite the first.
+  const accountNames = new Set<string>();
+  const scorecardIds = new Map<string, string>(); // lower-cased id → where it was first given
+  const secrets = new Set<string>();
   for (const [i, account] of value.accounts.entries()) {
     const at = `accounts[${i}] (${account.name})`;
-    const teams = new Set((account.teams ?? []).map((t) => t.name));
-    const emails = new Set((account.users ?? []).map((u) => u.email.toLowerCase()));
+    if (accountNames.has(account.name)) problems.push(`${at}: the account "${account.name}" is listed twice`);
+    accountNames.add(account.name);
+    const teams = new Set<string>();
+    for (const team of account.teams ?? []) {
+      if (teams.has(team.name)) problems.push(`${at}: the team "${team.name}" is listed twice`);
+      teams.add(team.name);
+    }
+    const emails = new Set<string>();
+    for (const user of account.users ?? []) {
+      const email = user.email.toLowerCase();
+      if (emails.has(email))
+        problems.push(`${at}: the user ${user.email} is listed twice (emails compare case-insensitively)`);
+      emails.add(email);
+    }
     for (const user of account.users ?? []) {
       for (const team of user.teams ?? [])
         if (!teams.has(team)) problems.push(`${at}: user ${user.email} names unknown team "${team}"`);
@@ -111,22 +128,46 @@ export function parseWorkspace(value: unknown): Workspace {
       if (!teams.has(card.team))
         problems.push(`${at}: scorecard "${card.name}" names unknown team "${card.team}"`);
       const names = cards.get(card.team) ?? new Set();
+      if (names.has(card.name))
+        problems.push(`${at}: the scorecard "${card.name}" of team "${card.team}" is listed twice`);
       names.add(card.name);
       cards.set(card.team, names);
+      if (card.id) {
+        const where = `scorecard "${card.name}" of ${at}`;
+        const first = scorecardIds.get(card.id.toLowerCase());
+        if (first) problems.push(`${at}: scorecard "${card.name}" has the same id as ${first}`);
+        else scorecardIds.set(card.id.toLowerCase(), where);
+      }
       const checked = validateCriteria(card.criteria ?? []);
       if (!checked.ok) problems.push(`${at}: scorecard "${card.name}": ${checked.errors.join('; ')}`);
     }
+    const settled = new Set<string>();
     for (const settings of account.team_settings ?? []) {
+      if (!teams.has(settings.team)) {
+        problems.push(`${at}: team_settings name unknown team "${settings.team}"`);
+        continue;
+      }
+      if (settled.has(settings.team))
+        problems.push(`${at}: team_settings for team "${settings.team}" are listed twice`);
+      settled.add(settings.team);
       const names = cards.get(settings.team) ?? new Set();
       const refs = [settings.default_scorecard, ...Object.values(settings.rules ?? {})];
       for (const ref of refs) {
         if (ref && !names.has(ref))
           problems.push(`${at}: team "${settings.team}" refers to unknown scorecard "${ref}"`);
       }
+      for (const callType of Object.keys(settings.rules ?? {})) {
+        if (!(CALL_TYPES as readonly string[]).includes(callType))
+          problems.push(
+            `${at}: team "${settings.team}" has a rule for unknown call type "${callType}" (one of ${CALL_TYPES.join(', ')})`,
+          );
+      }
     }
     for (const key of account.api_keys ?? []) {
       if (!isWellFormedApiKey(key.secret))
         problems.push(`${at}: an api key secret must look like svc_sk_<at least 16 characters>`);
+      else if (secrets.has(key.secret)) problems.push(`${at}: an api key secret is listed twice`);
+      secrets.add(key.secret);
       if (!teams.has(key.team)) problems.push(`${at}: an api key names unknown team "${key.team}"`);
       if (!emails.has(key.created_by.toLowerCase()))
         problems.push(`${at}: an api key's created_by "${key.created_by}" is not a user`);
@@ -135,6 +176,31 @@ export function parseWorkspace(value: unknown): Workspace {
   if (problems.length)
     throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
   return value;
+}
+
+/**
+ * Properties the workspace format does not know, as paths (`accounts[0].teams[1].colour`). They are ignored, not
+ * refused, so a file written for a later version still loads; `callscore seed` prints them as a warning because
+ * a typo (`default_scorecards`) would otherwise pass unnoticed. Criteria are checked strictly by validateCriteria.
+ */
+export function unknownWorkspaceFields(value: unknown): string[] {
+  const found: string[] = [];
+  const walk = (schema: TSchema, node: unknown, at: string): void => {
+    if (schema.type === 'array' && Array.isArray(node)) {
+      node.forEach((item, i) => walk(schema.items as TSchema, item, `${at}[${i}]`));
+      return;
+    }
+    if (schema.type !== 'object' || !schema.properties) return;
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+    const properties = schema.properties as Record<string, TSchema>;
+    for (const [key, child] of Object.entries(node)) {
+      const path = at ? `${at}.${key}` : key;
+      if (!Object.hasOwn(properties, key)) found.push(path);
+      else walk(properties[key]!, child, path);
+    }
+  };
+  walk(WorkspaceSchema, value, '');
+  return found;
 }
 
 export interface SeedSummary {
@@ -283,7 +349,22 @@ async function seedAccount(
       .where('team_id', '=', team)
       .where('name', '=', card.name)
       .executeTakeFirst();
-    const id = found?.id ?? card.id ?? randomUUID();
+    const where = `scorecard "${card.name}" of team "${card.team}" (account "${spec.name}")`;
+    if (found && card.id && found.id.toLowerCase() !== card.id.toLowerCase())
+      throw new WorkspaceError(`The ${where} already exists with id ${found.id}; the file gives ${card.id}`);
+    if (!found && card.id) {
+      const taken = await tx
+        .selectFrom('scorecards')
+        .select('name')
+        .where('id', '=', card.id.toLowerCase())
+        .executeTakeFirst();
+      if (taken)
+        throw new WorkspaceError(
+          `The id ${card.id} of the ${where} already belongs to the scorecard "${taken.name}"`,
+        );
+    }
+    // UUIDs compare case-insensitively (RFC 9562); stored lower-case like the ones the service generates.
+    const id = found?.id ?? card.id?.toLowerCase() ?? randomUUID();
     const cardStatus = card.status ?? 'published';
     if (!found) {
       await tx
@@ -359,9 +440,13 @@ async function seedAccount(
     };
     const found = await tx
       .selectFrom('api_keys')
-      .select(['id', 'revoked_at'])
+      .select(['id', 'account_id', 'revoked_at'])
       .where('digest', '=', digest)
       .executeTakeFirst();
+    if (found && found.account_id !== accountId)
+      throw new WorkspaceError(
+        `An api key secret of account "${spec.name}" already belongs to another account`,
+      );
     if (!found) {
       await tx
         .insertInto('api_keys')
