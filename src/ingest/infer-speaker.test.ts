@@ -531,10 +531,7 @@ describe('inferRepSpeaker', () => {
 
   it('reads a buyer profiling their own organisation, and a seller telling what the buyer would be able to do', () => {
     const turns = dialogue([
-      [
-        'Speaker 1',
-        "We've got eleven doors and we're a forty-person firm. We have about 300 drivers a week.",
-      ],
+      ['Speaker 1', "We've got eleven doors and we're a small firm. We have about 300 drivers a week."],
       [
         'Speaker 2',
         "Then you'd be able to book doors ahead, and we'd recommend starting with the shared ones.",
@@ -543,7 +540,8 @@ describe('inferRepSpeaker', () => {
     const [buyer, seller] = ['Speaker 1', 'Speaker 2'].map(
       (label) => explainSpeakers(turns).find((e) => e.label === label)?.cues as Record<string, number>,
     );
-    expect(buyer).toMatchObject({ 'buyer.own_profile': 3 });
+    // "We're a small firm" is said by sellers of their own company too: it does not count.
+    expect(buyer).toMatchObject({ 'buyer.own_profile': 2 });
     expect(seller).toMatchObject({ 'seller.benefit_to_you': 2 });
   });
 

@@ -528,15 +528,14 @@ const FAMILIES: readonly CueFamily[] = [
       "\\byour (?:team|teams|company|company's|agency|office|offices|business|organi[sz]ation|district|clinic|clinics|firm|group|staff|people|reps|managers|agents|drivers|stores|sites|locations|numbers|volumes?|setup|process|workflow|side|users|admins|account|renewal|contract|current|existing|growth|goals|priorities|timeline|board|cfo|ceo|director|it team|finance team|lawyer|buyers|customers|patients|students|members)\\b",
   },
   {
-    // The buyer profiles their own organisation: its size, its people, what it has ("we've got two sites", "we're a
-    // forty-person firm", "we have about 300 users").
+    // The buyer profiles their own organisation: its size, its people, what it has ("we've got two sites", "we have
+    // about 300 users"). Not "we're a small firm": sellers describe their own company that way too.
     name: 'own_profile',
     side: 'buyer',
     weight: 1.25,
     cap: 4,
     pattern:
-      "\\bwe(?:'ve| have) got\\b|\\bwe(?:'re| are) (?:a|an) (?:[a-z-]+ ){0,2}(?:team|company|firm|shop|practice|business|group|agency|clinic|school|district|organi[sz]ation|hospital|manufacturer|distributor|retailer|nonprofit|charity|startup)\\b" +
-      '|\\bwe (?:have|run|employ|operate) (?:about|around|roughly|over|nearly|almost|like|[0-9]+)\\b',
+      "\\bwe(?:'ve| have) got\\b|\\bwe (?:have|run|employ|operate) (?:about|around|roughly|over|nearly|almost|like|[0-9]+)\\b",
   },
   {
     // The seller tells the buyer what the offering would do for them, or what the seller recommends.
