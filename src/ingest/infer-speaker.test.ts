@@ -548,11 +548,12 @@ describe('inferRepSpeaker', () => {
   it('reads questions about how the work runs now as the seller asking', () => {
     const turns = dialogue([
       ['Speaker 1', 'And how often does a crew miss the sheet, roughly? Who chases them today?'],
-      ['Speaker 2', 'Most weeks. My sister chases them. How much have you donated today?'],
+      ['Speaker 2', 'Most weeks. My sister chases them. How much have you donated today? How are you today?'],
     ]);
     const cues = (label: string) => explainSpeakers(turns).find((e) => e.label === label)?.cues ?? {};
     expect(cues('Speaker 1')).toMatchObject({ 'seller.situation_question': 2 });
-    // "How much … you" is asked by either side about money: not a question about the buyer's work.
+    // "How much … you" is asked by either side about money, "how are you today?" is a greeting: neither is a
+    // question about the buyer's work.
     expect(cues('Speaker 2')).not.toHaveProperty('seller.situation_question');
   });
 

@@ -549,14 +549,14 @@ const FAMILIES: readonly CueFamily[] = [
   },
   {
     // The seller asks how the buyer's work runs now: how long, how often, how many, typically or today (not "how much",
-    // which either side asks about money).
+    // which either side asks about money, nor "how are you today?").
     name: 'situation_question',
     side: 'seller',
     weight: 1.25,
     cap: 3,
     pattern:
       '\\bhow (?:long|often|many)\\b[^.?!]{0,60}\\b(?:currently|today|now|typically|usually|roughly|normally|on average|a (?:day|week|month|year)|per (?:day|week|month|year))\\b[^.?!]*\\?' +
-      '|\\b(?:today|currently|right now|at the moment),? (?:who|how(?! much)|what|where|when)\\b[^.?!]*\\?|\\b(?:who|how(?! much)|what|where|when)\\b[^.?!]{0,60}\\b(?:today|currently|right now|at the moment)\\?',
+      '|\\b(?:today|currently|right now|at the moment),? (?:who|how(?! much| are you| is your)|what|where|when)\\b[^.?!]*\\?|\\b(?:who|how(?! much| are you| is your)|what|where|when)\\b[^.?!]{0,60}\\b(?:today|currently|right now|at the moment)\\?',
   },
   {
     // The seller grants terms: what they are allowed to offer, where they can move, what goes into the paper.
