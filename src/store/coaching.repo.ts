@@ -185,10 +185,16 @@ export async function reassignCall(
     .execute();
 }
 
-export async function setRepSpeaker(db: Kysely<Database>, callId: string, label: string): Promise<void> {
+/** A corrected rep speaker, with the title recomputed for it (it may have named the new rep's label). */
+export async function setRepSpeaker(
+  db: Kysely<Database>,
+  callId: string,
+  label: string,
+  title: string,
+): Promise<void> {
   await db
     .updateTable('calls')
-    .set({ rep_speaker: label, updated_at: new Date().toISOString() })
+    .set({ rep_speaker: label, title, updated_at: new Date().toISOString() })
     .where('id', '=', callId)
     .execute();
 }

@@ -200,6 +200,19 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect((await jobs(id)).length).toBe(1);
     });
 
+    it('keeps a customer participant as the title when the rep speaker is corrected', async () => {
+      const id = await createCall({
+        participants: [
+          { role: 'rep', name: 'Bob Stone' },
+          { role: 'customer', name: 'Dana Buyer', speaker_label: 'Carla Diaz' },
+        ],
+      });
+      expect((await call(id)).title).toBe('Dana Buyer');
+      const res = await post(web['wendy@acme.test']!, `/calls/${id}/speaker`, { label: 'Carla Diaz' });
+      expect(res.location).toBe(`/calls/${id}?notice=speaker`);
+      expect((await call(id)).title).toBe('Dana Buyer');
+    });
+
     it('re-runs only a failed call (failed → queued)', async () => {
       const id = await createCall();
       const wendy = web['wendy@acme.test']!;
@@ -222,16 +235,19 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('corrects the rep speaker to one of the transcript’s labels; attribution stays as it arrived', async () => {
       const id = await createCall();
       const wendy = web['wendy@acme.test']!;
+      // Without a customer participant the title is the first label that is not the rep's.
+      expect((await call(id)).title).toBe('Carla Diaz');
       expect((await post(wendy, `/calls/${id}/speaker`, { label: 'Nobody' })).location).toContain(
         'error=label',
       );
       const res = await post(wendy, `/calls/${id}/speaker`, { label: 'Carla Diaz' });
       expect(res.location).toBe(`/calls/${id}?notice=speaker`);
       const row = await call(id);
-      expect([row.rep_speaker, row.speaker_source, row.status]).toEqual([
+      expect([row.rep_speaker, row.speaker_source, row.status, row.title]).toEqual([
         'Carla Diaz',
         'name_match',
         'queued',
+        'Bob Stone',
       ]);
       expect((await jobs(id)).map((j) => j.reason)).toEqual(['ingest', 'speaker']);
       const page = await wendy.get(`/calls/${id}`);

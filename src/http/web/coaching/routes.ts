@@ -18,6 +18,7 @@ import {
   setRepSpeaker,
   teamScorecardFor,
 } from '../../../store/coaching.repo.js';
+import { callTitle } from '../../../ingest/call-title.js';
 import { requeueCall } from '../../../store/jobs.repo.js';
 import type { Database } from '../../../store/schema.js';
 import { findVisibleCall } from '../../../store/web-calls.repo.js';
@@ -210,10 +211,15 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
       const g = await postGuard(request, reply, true);
       if (!g) return reply;
       const label = formField(request.body, 'label') ?? '';
-      const labels = new Set(parseTurns(g.call.turns).map((t) => t.speaker));
-      if (!labels.has(label)) return back(reply, g.call.id, 'error=label', '#manage');
+      const labels = [...new Set(parseTurns(g.call.turns).map((t) => t.speaker))];
+      if (!labels.includes(label)) return back(reply, g.call.id, 'error=label', '#manage');
       if (label === g.call.rep_speaker) return back(reply, g.call.id, 'error=same_label', '#manage');
-      await setRepSpeaker(db, g.call.id, label);
+      // The title names the first label that is not the rep's when no customer participant was sent (DESIGN 4).
+      const participants = g.call.participants
+        ? (JSON.parse(g.call.participants) as { role: string; name: string }[])
+        : null;
+      const title = callTitle(participants, labels, label, g.call.occurred_at ?? g.call.created_at);
+      await setRepSpeaker(db, g.call.id, label, title);
       await requeueCall(db, g.call.id, 'speaker');
       await recordAction(db, {
         callId: g.call.id,
