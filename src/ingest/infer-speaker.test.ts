@@ -633,6 +633,18 @@ describe('inferRepSpeaker', () => {
     expect(cues).toMatchObject({ 'buyer.price_question': 2 });
   });
 
+  it('does not read a request to send or share files as the buyer asking the vendor', () => {
+    const turns = dialogue([
+      [
+        'Speaker 1',
+        'Could you share the breakdown log for the last six months? Can you send the annexure too?',
+      ],
+      ['Speaker 2', 'I will share it by tomorrow.'],
+    ]);
+    const cues = explainSpeakers(turns).find((e) => e.label === 'Speaker 1')?.cues ?? {};
+    expect(cues).not.toHaveProperty('buyer.asks_vendor');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

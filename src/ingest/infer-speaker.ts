@@ -417,7 +417,8 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 1.5,
     cap: 4,
     pattern:
-      '\\b(?:can|could|would) you (?:send|email|share|put|include|match|waive|extend|lower|drop|come down|do better)\\b' +
+      // Not "could you send / share / include…": sellers ask buyers for their files and data as often.
+      '\\b(?:can|could|would) you (?:match|waive|lower|come down|do better)\\b' +
       '|\\b(?:does|can|will|would) (?:it|this|that|your (?:product|platform|tool|app|software|system)) (?:work|integrate|support|handle|connect|sync|let|allow|export|import|scale|include)\\b' +
       '|\\bdo you (?:support|integrate|offer|have (?:an? )?(?:api|integration|trial|discount|option))\\b|\\bis (?:there|it) (?:an? )?(?:trial|discount|minimum|setup fee)\\b' +
       '|\\bwhat (?:about|if) (?:we|our)\\b|\\bhow much (?:does|is|would|will) (?:it|this|that|the (?:licen[cs]e|subscription|plan|platform|tool|product|upgrade|add-on))\\b|\\bhow much do you charge\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
