@@ -133,11 +133,19 @@ async function main(argv: string[]): Promise<number> {
   });
   // backfill parses its own flags and needs no database: it speaks HTTP to the API.
   if (command === 'backfill') return (await import('./backfill/cli.js')).backfillCommand(rest, process.env);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { 'no-worker': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { 'no-worker': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    // A usage error, like an unknown command: exit code 2 with the usage, not a stack trace.
+    console.error(`${(error as Error).message.split('. ')[0]}.\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   if (!command || command === 'help' || command === '--help' || command === '-h' || values.help) {
     console.log(USAGE);
     return command ? 0 : 2;

@@ -424,5 +424,12 @@ describe('callscore CLI', () => {
     const unknown = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serv']).catch((e) => e);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "serv"');
+    const option = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--bogus']).catch(
+      (e) => e,
+    );
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--bogus'.");
+    expect(option.stderr).toContain('Usage: callscore <command>');
+    expect(option.stderr).not.toContain('    at ');
   });
 });
