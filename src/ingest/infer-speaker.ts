@@ -421,7 +421,7 @@ const FAMILIES: readonly CueFamily[] = [
       '\\b(?:can|could|would) you (?:match|waive|lower|come down|do better)\\b' +
       '|\\b(?:does|can|will|would) (?:it|this|that|your (?:product|platform|tool|app|software|system)) (?:work|integrate|support|handle|connect|sync|let|allow|export|import|scale|include)\\b' +
       '|\\bdo you (?:support|integrate|offer|have (?:an? )?(?:api|integration|trial|discount|option))\\b|\\bis (?:there|it) (?:an? )?(?:trial|discount|minimum|setup fee)\\b' +
-      '|\\bwhat (?:about|if) (?:we|our)\\b|\\bhow much (?:does|is|would|will) (?:it|this|that|the (?:licen[cs]e|subscription|plan|platform|tool|product|upgrade|add-on))\\b|\\bhow much do you charge\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
+      '|\\bhow much (?:does|is|would|will) (?:it|this|that|the (?:licen[cs]e|subscription|plan|platform|tool|product|upgrade|add-on))\\b|\\bhow much do you charge\\b|\\bwhat (?:do|would) you charge\\b|\\bany (?:flexibility|wiggle room|room) on\\b',
   },
   {
     name: 'screening_generic',
