@@ -633,11 +633,11 @@ describe('inferRepSpeaker', () => {
     expect(cues).toMatchObject({ 'buyer.price_question': 2 });
   });
 
-  it('does not read a request to send or share files as the buyer asking the vendor', () => {
+  it('does not read a request to send or share files, or a "what if we…" proposal, as the buyer asking the vendor', () => {
     const turns = dialogue([
       [
         'Speaker 1',
-        'Could you share the breakdown log for the last six months? Can you send the annexure too?',
+        'Could you share the breakdown log for the last six months? Can you send the annexure too? What if we moved the depot to phase two?',
       ],
       ['Speaker 2', 'I will share it by tomorrow.'],
     ]);
