@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, S3_BUCKET_REQUIRED, type Config } from './config.js';
-import { createStore, migrate, type Store } from './store/db.js';
+import { createPostgresDatabaseIfMissing, createStore, migrate, type Store } from './store/db.js';
 import type { RateLimiter } from './rate-limit/limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/memory.js';
 import { createRedisRateLimiter } from './rate-limit/redis.js';
@@ -93,6 +93,8 @@ export function createRecordingStore(
 }
 
 export async function openStore(config: Config, options: { apiThreads?: boolean } = {}): Promise<Store> {
+  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl))
+    await createPostgresDatabaseIfMissing(config.databaseUrl);
   const store = createStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, createTestStore } from './helpers/databases.js';
 import { migrate } from '../src/store/db.js';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { openStore } from '../src/container.js';
 
 describe.each(DIALECTS)('migrations on %s', (dialect) => {
   it('creates every table and is idempotent', async () => {
@@ -24,6 +29,31 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
       expect(Number(rows[0]?.n)).toBe(0);
     } finally {
       await store.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!DIALECTS.includes('postgres'))('a PostgreSQL database that does not exist yet', () => {
+  it('is created and migrated by the first command that opens it, and found by the next', async () => {
+    const name = `callscore_test_new_${randomBytes(6).toString('hex')}`;
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const config = loadConfig({ DATABASE_URL: url.toString(), DATA_DIR: os.tmpdir() });
+    try {
+      for (let run = 0; run < 2; run++) {
+        const store = await openStore(config);
+        try {
+          const { rows } = await sql<{ n: number }>`select count(*) as n from accounts`.execute(store.db);
+          expect(Number(rows[0]?.n)).toBe(0);
+        } finally {
+          await store.close();
+        }
+      }
+    } finally {
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
     }
   });
 });

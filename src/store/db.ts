@@ -190,6 +190,41 @@ export const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+/**
+ * PostgreSQL: creates the database named by DATABASE_URL when the server answers that it does not exist (DESIGN 3:
+ * every command that opens the database creates it), through the server's `postgres` maintenance database with the
+ * same credentials. Any other connection failure is left to the first query, which explains it.
+ */
+export async function createPostgresDatabaseIfMissing(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!name || name === 'postgres') return;
+  const probe = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await probe.connect();
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '3D000') return; // invalid_catalog_name: no such database
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5_000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    if (e.code === '42P04') return; // duplicate_database: another process created it meanwhile
+    if (isDatabaseUnavailable(error)) throw error;
+    throw new Error(
+      `The database "${name}" named by DATABASE_URL does not exist and could not be created: ${e.message}`,
+    );
+  } finally {
+    await admin.end().catch(() => {});
+  }
+}
+
 /** Applies pending migrations; every command that opens the database calls it first. */
 export async function migrate(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider });
