@@ -16,80 +16,18 @@
  * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2, holdout3 and
  * holdout4, never read and never used to tune the heuristics), which report aggregates only.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { inferRepSpeaker } from '../src/ingest/infer-speaker.js';
-import { CALL_TYPES, classifyCall, type CallType } from '../src/ingest/classify-call.js';
+import { CALL_TYPES, classifyCall } from '../src/ingest/classify-call.js';
 import type { Turn } from '../src/ingest/transcript.js';
+import { isRepSide, MalformedSetError, readSet, toTurns, type DialogueRecord } from './dialogues.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedDir = path.resolve(repoRoot, '../shared/data/transcripts');
 const verboseFlag = process.argv.includes('--verbose');
-
-interface Segment {
-  speaker: string;
-  text: string;
-  start_ms?: number | null;
-}
-
-interface DialogueRecord {
-  id: string;
-  segments: Segment[];
-  rep_speaker: string | null;
-  call_type: CallType;
-  meta: { roles?: Record<string, string>; call_type_acceptable?: string[]; [key: string]: unknown };
-}
-
-class MalformedSetError extends Error {}
-
-function readSet(file: string): DialogueRecord[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const records: DialogueRecord[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let r: DialogueRecord;
-    try {
-      r = JSON.parse(line) as DialogueRecord;
-    } catch {
-      throw new MalformedSetError(`${file}:${i + 1}: not JSON`);
-    }
-    const ok =
-      typeof r.id === 'string' &&
-      Array.isArray(r.segments) &&
-      r.segments.length > 0 &&
-      r.segments.every((s) => typeof s.speaker === 'string' && typeof s.text === 'string') &&
-      (r.rep_speaker === null || r.segments.some((s) => s.speaker === r.rep_speaker)) &&
-      (CALL_TYPES as readonly string[]).includes(r.call_type) &&
-      typeof r.meta === 'object' &&
-      r.meta !== null;
-    if (!ok)
-      throw new MalformedSetError(
-        `${file}:${i + 1}: record ${String(r?.id)} does not have the expected shape`,
-      );
-    records.push(r);
-  });
-  return records;
-}
-
-/** Merge consecutive same-speaker segments, as the service does before inference. */
-function toTurns(segments: readonly Segment[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const s of segments) {
-    const last = turns[turns.length - 1];
-    if (last !== undefined && last.speaker === s.speaker) last.text = `${last.text} ${s.text}`;
-    else turns.push({ speaker: s.speaker, text: s.text, start_ms: s.start_ms ?? null });
-  }
-  return turns;
-}
-
-/** Is this label rep-side (the rep, a sales engineer, a CSM beside the rep)? Unknown roles count as not rep-side. */
-function isRepSide(r: DialogueRecord, label: string): boolean {
-  if (label === r.rep_speaker) return true;
-  const role = (r.meta.roles?.[label] ?? '').toLowerCase();
-  return role.startsWith('rep') || role.includes('sales_engineer') || role.includes('rep_side');
-}
 
 interface SetResult {
   name: string;
