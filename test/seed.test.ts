@@ -51,14 +51,36 @@ async function counts(db: Awaited<ReturnType<typeof createTestStore>>['db']) {
   };
 }
 
+/** Every row of the tables a workspace file writes, in a stable order. */
+async function snapshot(db: Awaited<ReturnType<typeof createTestStore>>['db']) {
+  const tables = [
+    'accounts',
+    'teams',
+    'users',
+    'team_members',
+    'api_keys',
+    'scorecards',
+    'scorecard_versions',
+    'team_settings',
+    'team_scorecard_rules',
+  ] as const;
+  const out: Record<string, string[]> = {};
+  for (const table of tables)
+    out[table] = (await db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
+  return out;
+}
+
 describe.each(DIALECTS)('seed on %s', (dialect) => {
   it('is idempotent: the same file twice changes nothing', async () => {
     const store = await createTestStore(dialect);
     try {
       await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
       const first = await counts(store.db);
+      const rows = await snapshot(store.db);
       await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
       expect(await counts(store.db)).toEqual(first);
+      // Every row as it was, timestamps and password hashes included.
+      expect(await snapshot(store.db)).toEqual(rows);
       expect(first.accounts).toBe(5);
       const ada = await store.db
         .selectFrom('users')

@@ -345,7 +345,7 @@ async function seedAccount(
     const criteria = JSON.stringify(checked.ok ? checked.criteria : []);
     const found = await tx
       .selectFrom('scorecards')
-      .select(['id', 'current_version'])
+      .select(['id', 'current_version', 'status'])
       .where('team_id', '=', team)
       .where('name', '=', card.name)
       .executeTakeFirst();
@@ -400,11 +400,14 @@ async function seedAccount(
           .values({ scorecard_id: id, version, criteria, created_at: now })
           .execute();
       }
-      await tx
-        .updateTable('scorecards')
-        .set({ status: cardStatus, current_version: version, updated_at: now })
-        .where('id', '=', id)
-        .execute();
+      // Untouched when nothing changed, so a second run of the same file writes nothing (updated_at included).
+      if (version !== found.current_version || cardStatus !== found.status) {
+        await tx
+          .updateTable('scorecards')
+          .set({ status: cardStatus, current_version: version, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+      }
     }
     scorecardIds.set(`${card.team}\u0000${card.name}`, id);
     summary.scorecards++;
