@@ -2,6 +2,7 @@
  * Settings: each declared once with its type, default and why. The only module that reads process.env;
  * everything else receives a Config. Invalid values fail at boot with a message naming the variable.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -85,10 +86,28 @@ function bool(env: Env, name: string): boolean | undefined {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a TRUST_PROXY list: an address, an address/prefix or address/netmask, or a keyword. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_KEYWORDS.has(entry)) return true;
+  const [address = '', mask, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (mask === undefined) return true;
+  if (/^\d{1,3}$/.test(mask)) return Number(mask) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(mask) === 4;
+}
+
 function trustProxy(raw: string | undefined): Config['trustProxy'] {
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined || raw === '' || raw === 'false') return undefined;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
+  if (!raw.split(',').every((entry) => isProxyEntry(entry.trim()))) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count, or comma-separated addresses or CIDRs (or loopback, linklocal, uniquelocal), got "${raw}"`,
+    );
+  }
   return raw;
 }
 

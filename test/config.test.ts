@@ -19,6 +19,14 @@ describe('configuration from the environment', () => {
     expect(config.trustProxy).toBeUndefined();
   });
 
+  it('reads TRUST_PROXY as unset, true, a hop count or a list of proxies', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    const list = '10.0.0.1, 192.168.0.0/16, 10.0.0.0/255.0.0.0, ::1, fd00::/8, loopback';
+    expect(loadConfig({ TRUST_PROXY: list }).trustProxy).toBe(list);
+  });
+
   it('keeps a base URL without its trailing slash', () => {
     const config = loadConfig({
       PUBLIC_API_BASE_URL: 'https://api.example.com/v1/',
@@ -39,6 +47,8 @@ describe('configuration from the environment', () => {
     ],
     [{ WORKER: 'no' }, 'WORKER must be one of inline, off'],
     [{ DEMO: 'maybe' }, 'DEMO must be true or false'],
+    [{ TRUST_PROXY: 'garbage' }, 'TRUST_PROXY must be true, false, a hop count'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be true, false, a hop count'],
   ])('refuses %o at start with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
