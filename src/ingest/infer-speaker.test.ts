@@ -645,6 +645,18 @@ describe('inferRepSpeaker', () => {
     expect(cues).not.toHaveProperty('buyer.asks_vendor');
   });
 
+  it('reads a name with a company as a self-introduction, not an adverb, an adjective or a spelled-out address', () => {
+    const cues = (text: string) => explainSpeakers(dialogue([['A', text]]))[0]?.cues ?? {};
+    expect(cues('This is Neil Barker from Barker and Sons.')).toMatchObject({ 'seller.company_intro': 1 });
+    for (const text of [
+      'I am only comfortable with giving fifty cents.',
+      'I am currently looking at the site.',
+      'This is important, with the other vendor it was a problem.',
+      "Sure, it's grace at parkside rentals dot com.",
+    ])
+      expect(cues(text)).not.toHaveProperty('seller.company_intro');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

@@ -45,7 +45,7 @@ const FAMILIES: readonly CueFamily[] = [
     weight: 3,
     cap: 2,
     pattern:
-      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at|already|originally|familiar|kinda|kind of|sort of|happy|pleased|satisfied|impressed|comfortable|done|okay|ok|busy|stuck|bored|frustrated|involved|acquainted|friends|based|located|dialed|agree|back|home|out|away|over) )(?! [a-z]+ing\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+ dot )|over at|here at|calling from) [a-z]" +
+      "\\b(?:this is|it's|it is|my name is|i'm|i am)(?! (?:a|an|the|not|so|very|just|really|doing|well|good|fine|from|still|also|having|getting|looking|trying|working|on|in|at|already|originally|familiar|kinda|kind of|sort of|happy|pleased|satisfied|impressed|comfortable|done|okay|ok|busy|stuck|bored|frustrated|involved|acquainted|friends|based|located|dialed|agree|back|home|out|away|over|important|unfamiliar|maxed|interested|aware|new|glad|sure|sorry|afraid|worried|concerned|excited|ready|able|willing)[ ,])(?! [a-z]+(?:ing|ly)\\b)(?: [a-z]+){1,2},? (?:from|with|at(?! [a-z0-9]+(?: [a-z0-9]+)? (?:dot|domain)\\b)|over at|here at|calling from) [a-z]" +
       "|\\b(?:and|,) i'?m with [a-z]|\\bi'?m with a (?:company|firm|team|business) called\\b|\\bi'?m with [a-z]+ [a-z]+,? (?:we|and we)\\b" +
       "|\\bi'?m calling (?:from|on behalf of)\\b|(?<!\\b(?:you|you're|are you|were you) )\\bcalling from [a-z]|\\byou've reached\\b" +
       "|\\bi'?m (?:your|the) (?:account|main contact|customer success)|\\bi'll be your (?:main )?(?:contact|account)",
