@@ -86,6 +86,13 @@ function bool(env: Env, name: string): boolean | undefined {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new ConfigError(`DATABASE_URL must start with postgres:// (got "${raw.split(':')[0]}:…")`);
+  return raw;
+}
+
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One entry of a TRUST_PROXY list: an address, an address/prefix or address/netmask, or a keyword. */
@@ -144,7 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || `callscore:${env.SERVICE_ENV || 'production'}:`,
     publicApiBaseUrl: baseUrl(env, 'PUBLIC_API_BASE_URL', `http://localhost:${port}/v1`),
@@ -167,7 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['normal', 'full'] as const, 'normal'),
     skipMinRepTurns: int(env, 'SKIP_MIN_REP_TURNS', 3),
     skipMinRepWords: int(env, 'SKIP_MIN_REP_WORDS', 40),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     uploadSigningSecret: env.UPLOAD_SIGNING_SECRET || undefined,
   };
 }

@@ -15,6 +15,8 @@ describe('configuration from the environment', () => {
     expect([config.worker, config.scorer, config.sqliteSynchronous]).toEqual(['inline', 'rules', 'normal']);
     expect([config.skipMinRepTurns, config.skipMinRepWords]).toEqual([3, 40]);
     expect(config.databaseUrl).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).databaseUrl).toBe('postgresql://u@h/db');
     expect(config.redisUrl).toBeUndefined();
     expect(config.trustProxy).toBeUndefined();
   });
@@ -47,6 +49,8 @@ describe('configuration from the environment', () => {
     ],
     [{ WORKER: 'no' }, 'WORKER must be one of inline, off'],
     [{ DEMO: 'maybe' }, 'DEMO must be true or false'],
+    [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL must start with postgres:// (got "mysql:…")'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ TRUST_PROXY: 'garbage' }, 'TRUST_PROXY must be true, false, a hop count'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be true, false, a hop count'],
   ])('refuses %o at start with a message naming the variable', (env, message) => {
