@@ -152,6 +152,14 @@ describe('validateCriteria', () => {
     ]);
   });
 
+  it('refuses a call type outside the contract in applies_when.call_types', () => {
+    expect(errorsOf([phrases('a', { applies_when: { call_types: ['discovery', 'negotation'] } })])).toEqual([
+      expect.stringMatching(
+        /^criteria\[0\]\.applies_when\.call_types\[1\]: "negotation" is not a call type \(one of discovery, /,
+      ),
+    ]);
+  });
+
   it('reports every failing criterion, not just the first', () => {
     const errors = errorsOf([phrases('ok'), 'nope', phrases('a', { weight: -1 })]);
     expect(errors).toEqual([

@@ -5,6 +5,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { CALL_TYPES } from '../ingest/classify-call.js';
 
 export const MAX_CRITERIA = 50;
 
@@ -125,6 +126,7 @@ export function validateCriteria(value: unknown): ValidateCriteriaResult {
 
     // A missing check is already reported by the shape schema as a required property.
     if (item.check !== undefined) errors.push(...checkErrors(item.check, `${at}.check`));
+    errors.push(...callTypeErrors(item.applies_when, `${at}.applies_when.call_types`));
 
     if (typeof item.key === 'string') {
       const first = seenKeys.get(item.key);
@@ -138,6 +140,18 @@ export function validateCriteria(value: unknown): ValidateCriteriaResult {
     ok: true,
     criteria: value.map((item) => Value.Default(CriterionSchema, Value.Clone(item)) as Criterion),
   };
+}
+
+/** A call type outside the contract's list would make the criterion N/A on every call: a typo, refused. */
+function callTypeErrors(when: unknown, at: string): string[] {
+  if (!isObject(when) || !Array.isArray(when.call_types)) return [];
+  return when.call_types.flatMap((type: unknown, i) =>
+    typeof type === 'string' &&
+    /^[a-z0-9_]{1,64}$/.test(type) &&
+    !(CALL_TYPES as readonly string[]).includes(type)
+      ? [`${at}[${i}]: "${type}" is not a call type (one of ${CALL_TYPES.join(', ')})`]
+      : [],
+  );
 }
 
 function checkErrors(check: unknown, at: string): string[] {
