@@ -14,7 +14,8 @@
  *
  * It is a report: exit code 0 whatever the numbers, 1 only when a set file is malformed.
  * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2, holdout3 and
- * holdout4, never read and never used to tune the heuristics), which report aggregates only.
+ * holdout4, never read and never used to tune the heuristics), which report aggregates only. Pass `--no-blind` to
+ * skip the blind sets altogether (development runs).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,8 @@ import { isRepSide, MalformedSetError, readSet, toTurns, type DialogueRecord } f
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedDir = path.resolve(repoRoot, '../shared/data/transcripts');
 const verboseFlag = process.argv.includes('--verbose');
+/** `--no-blind` skips the blind sets entirely (development runs that must not look at their aggregates). */
+const noBlindFlag = process.argv.includes('--no-blind');
 
 interface SetResult {
   name: string;
@@ -268,6 +271,7 @@ function main(): number {
   ];
   try {
     for (const set of sets) {
+      if (noBlindFlag && set.blind === true) continue;
       if (!existsSync(set.file)) {
         console.log(`skipping ${set.name}: ${path.relative(repoRoot, set.file)} is absent`);
         continue;

@@ -338,6 +338,26 @@ describe('classifyCall', () => {
     expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
   });
 
+  it('does not read a scheduled meeting the buyer opens with a question as an inbound call', () => {
+    const turns = dialogue([
+      [
+        'Buyer',
+        'Hello? Can you hear me okay? I read your email, and I want to know how your tool handles shared rooms.',
+      ],
+      ['Rep', 'I can hear you fine. Go on, how are the rooms shared today?'],
+      ['Buyer', 'Two teams book them by phone, and it is chaos every Monday.'],
+      ['Rep', 'How do you handle a double booking now, and who else feels the pain?'],
+      ['Buyer', 'Whoever shouts louder wins. My manager, mostly.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('discovery');
+    const phoned = dialogue([
+      ['Buyer', 'Hi, I want to know how your tool handles shared rooms.'],
+      ['Rep', 'Sure. Go on, how are the rooms shared today?'],
+      ...turns.slice(2).map((t): [string, string] => [t.speaker, t.text]),
+    ]);
+    expect(classifyCall(phoned, 'Rep').callType).toBe('inbound_call');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -644,7 +644,7 @@ const ASKS_FOR_SOMEONE =
 const ANSWERS_FOR_SOMEONE = /\b(?:office of|[a-z]+'s office|how (?:can|may) i direct|front desk|reception)\b/;
 /** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
 const MEETING_OPENING =
-  /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are) joining|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
+  /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are|i'm|i am|we're|we are) joining|(?:will|'ll) (?:join|be joining) (?:us |in |shortly|soon|late)|(?:asked for|requested|set up|booked|scheduled) (?:this|today's) (?:meeting|call|session)|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
 /** Turns at the start of the call read for who opened it. */
 const OPENING_TURNS = 3;
 
@@ -689,7 +689,8 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
     }
   });
   return {
-    callerOpened: !repRang && (repAnswered || (callerNeed && !outbound)),
+    // In a scheduled meeting the other side's first question or need is an agenda item, not why they rang.
+    callerOpened: !repRang && (repAnswered || (callerNeed && !outbound && !meeting)),
     repRang,
     screened,
     reachedTarget: reachedTarget && !screened,
