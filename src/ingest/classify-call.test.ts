@@ -358,6 +358,19 @@ describe('classifyCall', () => {
     expect(classifyCall(phoned, 'Rep').callType).toBe('inbound_call');
   });
 
+  it("reads a buyer answering the rep's proposal as negotiation, not as a caller with a need", () => {
+    const turns = dialogue([
+      ['Buyer', 'hello yes i got your proposal'],
+      ['Rep', 'okay good what did you think'],
+      ['Buyer', 'it is too much for our two sites we were expecting maybe half'],
+      ['Rep', 'what were you comparing it to'],
+      ['Buyer', 'another company came in well under your offer'],
+      ['Rep', 'what if we charge less in the quiet months and normal in the busy ones'],
+      ['Buyer', 'okay send me that and i will show the owners'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('negotiation');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -487,6 +487,14 @@ const FAMILIES: readonly Family[] = [
       "|\\b(?:you(?:'ve| have) got|you have|we have|it's) (?:a|yourself a) deal\\b|\\bwhat number\\b|\\bcounter[- ]?(?:offer|proposal)\\b" +
       "|\\bsplit the difference\\b|\\bbest (?:price|offer|you can do)\\b|\\bin (?:exchange|return) for\\b|\\bthat's (?:my|our) (?:floor|limit|best)\\b|\\bwalk away\\b",
   },
+  // negotiation: the other side answers terms the rep put on the table ("I got your proposal", "your offer is…").
+  {
+    type: 'negotiation',
+    by: 'other',
+    weight: 2,
+    cap: 2,
+    pattern: '\\byour (?:proposal|quote|offer|revised (?:proposal|quote|offer|terms|pricing))\\b',
+  },
   // technical_discovery: systems, data, identity and security architecture.
   {
     type: 'technical_discovery',
@@ -608,7 +616,7 @@ function questionsOf(text: string): string[] {
 // ---- the opening: who rang whom, whether it is a scheduled meeting ----
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
-  /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) |is this the (?:right|person|sales|support|team|department)|(?:they|someone) (?:transferred|put) me|why i'?m (?:calling|ringing))/;
+  /\b(?:i(?:'d| would) like (?:a|some) (?:quote|price|pricing|demo|information|info)|my [a-z]+ (?:isn't|is not|won't|doesn't|keeps|stopped)|i(?:'m| am) having (?:trouble|problems|an issue|issues)|i can't (?:log|get|find|see)|i'?m (?:calling|ringing|phoning|reaching out|interested|looking for)|i(?:'ve| have) (?:got )?(?:a|some|two|a few) questions?|i (?:wanted|want|need|would like|'d like) to (?:ask|know|find out|get|buy|talk|speak|see)|i was (?:told|wondering|hoping|given)|we(?:'re| are) looking (?:for|at|to)|can you help|i (?:wrote|messaged|chatted|emailed|filled|saw|got) (?!your (?:proposal|quote|offer|revised))|is this the (?:right|person|sales|support|team|department)|(?:they|someone) (?:transferred|put) me|why i'?m (?:calling|ringing))/;
 /** The rep opens with who they are and why they call: an outbound call. */
 const OUTBOUND_OPENING =
   /\b(?:this is [a-z]+|it's [a-z]+|my name is|i'?m calling|calling from|the reason (?:for|i)|[a-z]+ here,? (?:from|with|at))\b/;
