@@ -371,6 +371,40 @@ describe('classifyCall', () => {
     expect(classifyCall(turns, 'Rep').callType).toBe('negotiation');
   });
 
+  it('reads how long the other side has had the product, or what changed since they launched, as an existing account', () => {
+    const upsell = dialogue([
+      ['Client', 'hiya, you wanted ten minutes?'],
+      [
+        'Rep',
+        "yeah, ten max. you've been on the planner for two years now, and I noticed you export the data to spreadsheets every week.",
+      ],
+      ['Client', 'every week, yeah. for the reports we send out.'],
+      [
+        'Rep',
+        'there is a reporting add-on that builds those for you, $15 per month, and sends them out directly.',
+      ],
+      ['Client', 'not worth it for us right now. maybe when we are bigger.'],
+    ]);
+    expect(classifyCall(upsell, 'Rep').callType).toBe('cross_selling');
+    const checkIn = dialogue([
+      [
+        'Client',
+        'Thanks for being patient. A lot has changed here since we launched, and I need to explain it.',
+      ],
+      ['Rep', 'Please, go ahead.'],
+      [
+        'Client',
+        'Our department merged, and the new director wants fewer suppliers. He will look at every contract.',
+      ],
+      [
+        'Rep',
+        'Then let us help you show him what the citizen scores did. I can refresh the figures in a short note.',
+      ],
+      ['Client', 'That would help me a lot.'],
+    ]);
+    expect(classifyCall(checkIn, 'Rep').callType).toBe('customer_success');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -719,7 +719,9 @@ const EXISTING_CUSTOMER = new RegExp(
     "you(?:'re| are) (?:currently )?on (?:the|our) [a-z]+ (?:plan|tier|edition|package)",
     '(?:our|my) (?:original|current|existing) (?:contract|plan|subscription|licen[cs]e|pricing|rate|seats)',
     // their use of it, and what they bought
-    '(?:since|when|after) you (?:went live|launched|rolled (?:it )?out|started using|upgraded|onboarded|installed|switched)',
+    '(?:since|when|after) (?:you|we) (?:went live|launched|rolled (?:it )?out|started using|upgraded|onboarded|installed|switched)',
+    // how long they have had it: "you've been on the scheduler for two years"
+    "you(?:'ve| have) been (?:on|using|running|with) (?:the|our) [a-z]+ for",
     "you(?:'ve| have) been (?:using|with us|a customer)",
     '(?:as|for) (?:a|an) (?:existing|long-?time|valued|loyal) (?:customer|client)',
     '(?:your|the) (?:team|people|users|admins?) (?:is|are|has been|have been) using',
