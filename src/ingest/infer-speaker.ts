@@ -599,32 +599,45 @@ const COMBINED_SOURCE_LIMIT = 16_000;
 
 interface CombinedPattern {
   regex: RegExp;
-  /** Index in FAMILIES of the pattern's first family (capture group 1). */
-  first: number;
+  /** Index in FAMILIES of each capture group's family (group k + 1). */
+  families: number[];
 }
 
-function combineFamilies(): CombinedPattern[] {
+function combineFamilies(keep: (family: number, pattern: string) => boolean = () => true): CombinedPattern[] {
   const groups: CombinedPattern[] = [];
-  let first = 0;
   let parts: string[] = [];
+  let families: number[] = [];
   let size = 0;
   const close = (): void => {
-    groups.push({ regex: new RegExp(`\\b(?:${parts.join('|')})`, 'g'), first });
-    first += parts.length;
+    groups.push({ regex: new RegExp(`\\b(?:${parts.join('|')})`, 'g'), families });
     parts = [];
+    families = [];
     size = 0;
   };
-  for (const f of FAMILIES) {
+  FAMILIES.forEach((f, i) => {
+    if (!keep(i, f.pattern)) return;
     const part = `(${f.pattern})`;
     if (parts.length > 0 && size + part.length > COMBINED_SOURCE_LIMIT) close();
     parts.push(part);
+    families.push(i);
     size += part.length + 1;
-  }
-  close();
+  });
+  if (parts.length > 0) close();
   return groups;
 }
 
-const COMBINED = combineFamilies();
+let COMBINED = combineFamilies();
+
+/**
+ * For the evaluation's family-dropout measure only (eval/dropout.ts): read the speakers with only the cue families for
+ * which `keep(index, pattern)` holds, or with all of them again when `keep` is null. Returns how many families there are.
+ */
+export function setSpeakerFamiliesForEvaluation(
+  keep: ((family: number, pattern: string) => boolean) | null,
+): number {
+  COMBINED = combineFamilies(keep ?? undefined);
+  return FAMILIES.length;
+}
 /**
  * Second- and first-person words in one pass. Pronoun balance: you/your/yours/yourself against i/me/my/mine/myself.
  * Possessives: the seller talks about "your" business, the buyer about "our"/"my" own.
@@ -793,7 +806,7 @@ function countCues(e: SpeakerEvidence, text: string): void {
     const m = pending[next]!;
     for (let g = 1; g < m.length; g++) {
       if (m[g] !== undefined) {
-        e.cues[COMBINED[next]!.first + g - 1]!++;
+        e.cues[COMBINED[next]!.families[g - 1]!]!++;
         break;
       }
     }
