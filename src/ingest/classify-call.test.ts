@@ -405,6 +405,24 @@ describe('classifyCall', () => {
     expect(classifyCall(checkIn, 'Rep').callType).toBe('customer_success');
   });
 
+  it('reads a rep pointing at the product on a screen as a demo, without the word demo', () => {
+    const turns = dialogue([
+      ['Rep', 'Morning. I loaded your subjects and teachers from the list you sent.'],
+      ['Buyer', 'Good. Show me Grade 11.'],
+      ['Rep', 'Grade 11. Here. This is the result it built in four minutes.'],
+      ['Buyer', 'And Mr. Govender, he is only in on Mondays. Did you put that in?'],
+      ['Rep', "Yes. You'll see he has nothing on the other days."],
+      ['Buyer', 'Okay. I want to play with it myself.'],
+      ['Rep', 'I will set you up with a login today.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('evaluation');
+    const proposal = dialogue([
+      ['Rep', "Here's what I'd suggest: a short call with your manager next week."],
+      ['Buyer', 'Fine, send me a time.'],
+    ]);
+    expect(classifyCall(proposal, 'Rep').callType).not.toBe('evaluation');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

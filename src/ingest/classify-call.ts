@@ -689,6 +689,21 @@ function questionsOf(text: string): string[] {
   return questions;
 }
 
+/**
+ * The rep shows the product: a sentence that opens by pointing at what is on the screen or device ("So here's the
+ * receiving screen.", "This is the result.", "These are the rooms for today.", "Look.", "You can see the approver…"),
+ * not a proposal ("here's what I'd suggest") nor a link sent ("here is the website").
+ */
+const DEMONSTRATION =
+  /^(?:(?:so|okay|ok|right|and|now),? )?(?:here(?:'s| is| are)? (?!what (?:i|we)\b|(?:the|a|their|our) (?:link|website|site|url)\b)|here(?:[,.!]|$)|this is (?:the|what|where|how|your)\b|these are (?:the|your)\b|look[.,!]|you(?:'ll| will| can) see (?:the|that|how|he|she|it|they|what|where|your)\b)/;
+
+/** The sentences of a turn that show the product. */
+function demonstrationsOf(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(SENTENCE)) if (DEMONSTRATION.test(m[0].trim())) n++;
+  return n;
+}
+
 // ---- the opening: who rang whom, whether it is a scheduled meeting ----
 /** The other side opens with a need or a question of their own: they called. */
 const CALLER_NEED =
@@ -863,6 +878,9 @@ const REP_QUESTION_CAP = 8;
 /** Points per question the buyer asks about what the product can do: an evaluation of it. */
 const BUYER_QUESTION_WEIGHT = 0.75;
 const BUYER_QUESTION_CAP = 6;
+/** Points per rep sentence that shows the product ("here's the receiving screen"): a demo. */
+const DEMONSTRATION_WEIGHT = 1.5;
+const DEMONSTRATION_CAP = 3;
 /** Points for inbound_call when the other side called. */
 const CALLER_OPENED_POINTS = 4;
 /** Points for the kind of call the rep placed: past a screen, after a prior touch, or cold. */
@@ -919,6 +937,8 @@ interface CallReading {
   /** The rep's questions about the buyer, and the buyer's questions about what the product can do. */
   repQuestions: number;
   buyerQuestions: number;
+  /** Rep sentences that point at the product on a screen or device. */
+  demonstrations: number;
   /** Rep turns with an ask for a commitment. */
   repAsks: number;
   /** The rep holds most of the call's words. */
@@ -1011,6 +1031,7 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
   const pricePhrases = new Set<string>();
   let repQuestions = 0;
   let buyerQuestions = 0;
+  let demonstrations = 0;
   let repAsks = 0;
   let repChars = 0;
   let readChars = 0;
@@ -1041,6 +1062,7 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
         if (CALL_TO_ACTION.test(q)) asks = true;
       }
       if (asks) repAsks++;
+      demonstrations += demonstrationsOf(text);
     } else if (repLabel !== null) {
       for (const q of questionsOf(text)) if (CAPABILITY_QUESTION.test(q)) buyerQuestions++;
     }
@@ -1055,6 +1077,7 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
     opening: readOpening(openingTexts, openingIsRep, repLabel !== null),
     repQuestions,
     buyerQuestions,
+    demonstrations,
     repAsks,
     repLeads: repChars > PITCH_SHARE * readChars,
     figureDensity: figures < MIN_FIGURES ? 0 : (1000 * figures) / words,
@@ -1083,6 +1106,12 @@ function addQuestionEvidence(scores: Scores, call: CallReading): void {
   }
   if (call.buyerQuestions > 0)
     add(scores, 'evaluation', Math.min(call.buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
+}
+
+/** The rep pointing at the product on a screen or device is showing it: a demo, an evaluation. */
+function addDemonstrationEvidence(scores: Scores, call: CallReading): void {
+  if (call.demonstrations > 0)
+    add(scores, 'evaluation', Math.min(call.demonstrations, DEMONSTRATION_CAP) * DEMONSTRATION_WEIGHT);
 }
 
 /** Evidence from how the call opened: who rang whom, and whether it is a scheduled meeting. */
@@ -1168,6 +1197,7 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   const call = readCall(turns, repLabel);
   const scores = call.cueScores;
   addQuestionEvidence(scores, call);
+  addDemonstrationEvidence(scores, call);
   addSessionEvidence(scores, call);
   addOpeningEvidence(scores, call.opening, call.existingCustomer);
   addAccountEvidence(scores, call);
