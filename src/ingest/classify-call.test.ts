@@ -423,6 +423,27 @@ describe('classifyCall', () => {
     expect(classifyCall(proposal, 'Rep').callType).not.toBe('evaluation');
   });
 
+  it('reads an office greeting as no screen when whoever answered is the person the rep asked for', () => {
+    const reached = dialogue([
+      ['Prospect', "Good morning, Riverside Academy, bursar's office."],
+      ['Rep', 'Good morning. Am I speaking to Mr. Kamau?'],
+      ['Prospect', 'Yes, speaking.'],
+      [
+        'Rep',
+        "My name is Wanjiru, I'm calling from a fintech in Westlands. I'm calling out of the blue, I hope that's okay.",
+      ],
+      ['Prospect', 'It depends. We already take mobile payments.'],
+      ['Rep', 'Most schools do. How do you match the payments to the students today?'],
+    ]);
+    expect(classifyCall(reached, 'Rep').callType).toBe('cold_call');
+    const screened = dialogue([
+      ['Desk', "Good morning, Riverside Academy, bursar's office."],
+      ['Rep', 'Good morning. Could I speak to Mr. Kamau?'],
+      ['Desk', "Who's calling, and what is it regarding? He's in a meeting."],
+    ]);
+    expect(classifyCall(screened, 'Rep').callType).toBe('gatekeeper');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -741,6 +741,9 @@ const ASKS_FOR_SOMEONE =
   /\b(?:(?:could|can|may) i (?:speak|talk|have a word) (?:to|with)|(?:trying|hoping|looking) to (?:reach|speak|talk|get hold of|get through to|get a (?:word|message))|i'?m (?:looking for|after) (?!a |an |some)|is (?:mr|mrs|ms|dr)\.? [a-z]+|put me through|connect me (?:to|with))\b/;
 /** Whoever picks up answers for someone else: "Office of Paul Hendricks", "how may I direct your call?" */
 const ANSWERS_FOR_SOMEONE = /\b(?:office of|[a-z]+'s office|how (?:can|may) i direct|front desk|reception)\b/;
+/** Whoever picked up says they are the person asked for: "Yes, speaking.", "That's me.", "Speaking." */
+const SPEAKING =
+  /^(?:(?:yes|yeah|yep),? )?(?:speaking|(?:that's|that is|this is) (?:me|he|she|him|her)|it's me)(?:[,.!]|$)/;
 /** A scheduled (video) meeting: people joining, hearing each other, an agreed slot or agenda. */
 const MEETING_OPENING =
   /\b(?:can (?:you|everyone|you all) (?:hear|see) (?:me|my screen)|(?:i|we) can hear you|thanks? (?:you )?for (?:making|taking|finding|setting aside|carving out) (?:the |some )?time|thanks? (?:you )?(?:both |all )?for (?:joining|jumping on|hopping on|having us|doing this|setting this up|keeping the slot)|(?:we're|we are) (?:all|both) (?:here|on)|we have everyone|(?:everybody|everyone)(?:'s| is) here|hard stop|agenda|(?:plan|goal|aim) for today|minutes late|running late|on mute|(?:is|are|i'm|i am|we're|we are) joining|(?:will|'ll) (?:join|be joining) (?:us |in |shortly|soon|late)|(?:asked for|requested|set up|booked|scheduled) (?:this|today's) (?:meeting|call|session)|(?:i've|i have) (?:brought|asked [a-z]+ to join)|we're recording)\b/;
@@ -763,6 +766,8 @@ interface Opening {
 
 function readOpening(texts: readonly string[], isRep: readonly boolean[], repKnown: boolean): Opening {
   let callerNeed = false;
+  let askedWho = false;
+  let confirmed = false;
   let outbound = false;
   let repAnswered = false;
   let repRang = false;
@@ -779,7 +784,12 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
       else if (OUTBOUND_OPENING.test(text)) outbound = true;
       if (i <= 1 && WHO_PICKED_UP.test(text)) repRang = reachedTarget = true;
       if (ASKS_FOR_SOMEONE.test(text)) screened = true;
+      askedWho = WHO_PICKED_UP.test(text) || ASKS_FOR_SOMEONE.test(text);
     } else {
+      // "Am I speaking to Mr. Kamau?" answered "Yes, speaking.": whoever picked up is the person the rep called,
+      // however the phone was answered ("…, bursar's office").
+      if (askedWho && SPEAKING.test(text.trim())) confirmed = true;
+      askedWho = false;
       if (CALLER_NEED.test(text)) callerNeed = true;
       if (i === 0 && PHONE_ANSWER.test(whole)) {
         repRang = true;
@@ -791,8 +801,8 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
     // In a scheduled meeting the other side's first question or need is an agenda item, not why they rang.
     callerOpened: !repRang && (repAnswered || (callerNeed && !outbound && !meeting)),
     repRang,
-    screened,
-    reachedTarget: reachedTarget && !screened,
+    screened: screened && !confirmed,
+    reachedTarget: confirmed || (reachedTarget && !screened),
     meeting,
   };
 }
