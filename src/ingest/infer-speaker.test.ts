@@ -657,6 +657,35 @@ describe('inferRepSpeaker', () => {
       expect(cues(text)).not.toHaveProperty('seller.company_intro');
   });
 
+  it('picks the rep ahead of a quieter specialist when the third voice is the buyer, whatever the labels', () => {
+    const turns = dialogue([
+      ['A', 'Hello, can everyone hear me? Sorry, the office network is slow today.'],
+      [
+        'B',
+        'We can hear you. Thanks for setting this up. Dana is here from our side to go through the integration with you.',
+      ],
+      ['C', 'Hi there.'],
+      [
+        'A',
+        "Let me describe our setup first. We have an HR system that holds the employee records, and we run payroll through an outside bureau. We're currently using spreadsheets to move data between them, and my team hates it.",
+      ],
+      ['C', 'Where would the platform get the employee list from, the HR system directly?'],
+      ['A', 'Directly, please. Our payroll file only arrives once a month.'],
+      ['C', 'Does your HR system have an API? I can send you our notes on it.'],
+      ['A', 'It has one, but our vendor limits the calls per hour.'],
+      ['B', 'Who would know about the limits? Is that your team?'],
+      ['A', 'Procurement holds our contract. I can ask them.'],
+      ['B', 'Dana can confirm the hosting details in writing.'],
+      ['C', "I'll put it in the summary."],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toMatchObject({
+      label: 'B',
+      signals: { decided_by: 'ahead_of_colleague' },
+    });
+    const renamed = relabel(turns, { A: 'Speaker 2', B: 'Speaker 3', C: 'Speaker 1' });
+    expect(inferRepSpeaker(renamed, none)?.label).toBe('Speaker 3');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

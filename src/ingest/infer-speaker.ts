@@ -1036,6 +1036,26 @@ export function inferRepSpeaker(
       closeSeller = false;
     }
   }
+  // Two voices with seller-side evidence and none of the buyer's, the quieter well behind (not close), beside at least
+  // one other speaker whose own evidence is the buyer's: a rep and a specialist; the margin that matters is the best
+  // one's over that buyer-side voice.
+  if (
+    ledBy === null &&
+    !closeSeller &&
+    runnerUp !== null &&
+    evidence.size >= 3 &&
+    runnerUp.net > 0 &&
+    runnerUp.seller > 0 &&
+    runnerUp.buyer === 0 &&
+    best.seller > 0 &&
+    best.buyer === 0
+  ) {
+    const buyerSide = candidates.find((c) => c !== best && c !== runnerUp);
+    if (buyerSide !== undefined && buyerSide.buyer > buyerSide.seller) {
+      ledBy = 'ahead_of_colleague';
+      runnerUp = buyerSide;
+    }
+  }
   const margin = runnerUp === null ? best.net : best.net - runnerUp.net;
   // Calibrated on the development sets: a total (own evidence + lead) at MIN_TOTAL is roughly a coin flip between
   // "clearly the rep" and "not decidable"; each further CONFIDENCE_SCALE points halves the remaining doubt.
