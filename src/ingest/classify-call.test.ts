@@ -444,6 +444,20 @@ describe('classifyCall', () => {
     expect(classifyCall(screened, 'Rep').callType).toBe('gatekeeper');
   });
 
+  it('reads a proposal asked of an existing account as something priced: cross-selling', () => {
+    const turns = dialogue([
+      ['Client', 'Good afternoon. My assistant said you wanted to show me something about the hostels.'],
+      ['Rep', 'Yes. How are you allocating hostel rooms to students this session?'],
+      ['Client', 'Students pay the hostel fee at the bank and bring the slip to the warden. It is chaos.'],
+      [
+        'Rep',
+        'The school fees are already on the portal, your students log in there to pay. Hostels would be one more option on the same page.',
+      ],
+      ['Client', 'So no queue at the warden. Send me a proposal, I will table it at the management meeting.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -870,7 +870,7 @@ const HIGHER_PLAN =
   /\b(?:enterprise|premium|pro|business|professional|higher|advanced|plus) (?:plan|tier|edition|package|bundle)\b/;
 /** Price talk: what something costs, per unit or period. */
 const PRICE_TALK =
-  /\b(?:how much|prices?|pricing|costs?|fees?|quotes?|dollars|euros|pounds|(?:[0-9][0-9,.]*|hundred|thousand|million) (?:a|per|each) [a-z]+|per (?:month|year|user|seat|location|unit|site|head|employee))\b|\$ ?\d/g;
+  /\b(?:how much|prices?|pricing|costs?|fees?|quotes?|proposals?|dollars|euros|pounds|(?:[0-9][0-9,.]*|hundred|thousand|million) (?:a|per|each) [a-z]+|per (?:month|year|user|seat|location|unit|site|head|employee))\b|\$ ?\d/g;
 /** Distinct price phrases that make a call with an existing account a purchase. */
 const PRICED_PHRASES = 2;
 
