@@ -458,6 +458,21 @@ describe('classifyCall', () => {
     expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
   });
 
+  it('reads a question about how the product has done since a change as an existing account', () => {
+    const turns = dialogue([
+      ['Client', 'Morning. My colleague from the warehouse will join in a few minutes.'],
+      ['Rep', "Morning. How's the invoicing side been since the last update?"],
+      [
+        'Client',
+        'Good. The late fees stopped completely. The other problem is the shipping labels, they get rejected.',
+      ],
+      ['Rep', 'Who prints the labels today?'],
+      ['Client', 'The warehouse, from one old PC. Send me the cost and I will compare it with the fines.'],
+      ['Rep', 'I will put the price next to the fines so your director sees both.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

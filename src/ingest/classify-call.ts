@@ -858,6 +858,9 @@ const EXISTING_CUSTOMER = new RegExp(
     'at renewal',
     'renewal date',
     '(?:spring|summer|autumn|fall|winter|latest|last|recent) release',
+    // how the product has done for them since something changed: "how's the EDI side been since…", "since the last update"
+    "how(?:'s| is| has| have) (?:the|your) (?:[a-z]+ )?(?:[a-z]+ )?been since",
+    'since (?:the|our|your) last (?:changes?|update|release|upgrade)',
     '(?:on|in|during) (?:the|our|your) last (?:call|check-in|meeting|review|qbr)',
     '(?:thirty|sixty|ninety|[0-9]+)[- ]day check[- ]?in',
     '(?:onboarding|implementation) kickoff',
