@@ -473,6 +473,23 @@ describe('classifyCall', () => {
     expect(classifyCall(turns, 'Rep').callType).toBe('cross_selling');
   });
 
+  it("reads an outage of the rep's product that the other side lived through as customer success", () => {
+    const turns = dialogue([
+      [
+        'Client',
+        "I'll be direct, I'm not happy. Tuesday your platform was down for three hours during our morning dispatch.",
+      ],
+      ['Rep', 'I know, and I am sorry. What happened on your side?'],
+      ['Client', 'Drivers waited at the depots with no routes. We paid them to wait.'],
+      [
+        'Rep',
+        'The outage was a database failover in one region. A second region can take over now, and I will set up a nightly offline export on your server.',
+      ],
+      ['Client', 'I want the export first.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('customer_success');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -839,6 +839,8 @@ const EXISTING_CUSTOMER = new RegExp(
     'we (?:switched|moved|set|put|migrated|upgraded) you',
     '(?:on|during|in) (?:a|the|your) support (?:call|ticket|chat)',
     'ticket history',
+    // an outage they lived through: "your platform was down for three hours"
+    'your (?:platform|app|system|service|tool|software|product|portal) (?:was|went) (?:down|offline)',
     'thanks? (?:you )?for (?:the|your) (?:order|business|renewal|purchase)',
     'you took delivery',
     'you (?:bought|ordered|purchased) (?:from us|with us)',
