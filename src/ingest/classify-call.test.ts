@@ -490,6 +490,17 @@ describe('classifyCall', () => {
     expect(classifyCall(turns, 'Rep').callType).toBe('customer_success');
   });
 
+  it('reads a trial under way, talked about as such, as an evaluation', () => {
+    const turns = dialogue([
+      ['Buyer', "I'll cut to it. The trial hasn't gone well."],
+      ['Rep', 'Okay. Tell me what happened.'],
+      ['Buyer', 'We processed the same survey in both packages and the volumes are six percent apart.'],
+      ['Rep', 'That is a meaningful gap. Could you send me the project file? I will rerun it both ways.'],
+      ['Buyer', 'Fine. You have until Friday, then I report back.'],
+    ]);
+    expect(classifyCall(turns, 'Rep').callType).toBe('evaluation');
+  });
+
   it('reads a caller being qualified by the rep as an inbound call, not discovery', () => {
     const turns = dialogue([
       ['Caller', "So that's why I'm ringing: the old tills won't last another Christmas."],

@@ -697,6 +697,10 @@ function questionsOf(text: string): string[] {
 const DEMONSTRATION =
   /^(?:(?:so|okay|ok|right|and|now),? )?(?:here(?:'s| is| are)? (?!what (?:i|we)\b|(?:the|a|their|our) (?:link|website|site|url)\b)|here(?:[,.!]|$)|this is (?:the|what|where|how|your)\b|these are (?:the|your)\b|look[.,!]|you(?:'ll| will| can) see (?:the|that|how|he|she|it|they|what|where|your)\b)/;
 
+/** A trial or pilot under way or done, talked about as such: "the trial hasn't gone well", "after the pilot". */
+const TRIAL_UNDER_WAY =
+  /\b(?:the|this|our|your) (?:trial|pilot|poc)(?:'s)? (?:has|hasn't|went|was|wasn't|is going|results?|numbers|data|period)\b|\b(?:after|during|in) (?:the|this|our|your) (?:trial|pilot)\b/;
+
 /** The sentences of a turn that show the product. */
 function demonstrationsOf(text: string): number {
   let n = 0;
@@ -896,6 +900,8 @@ const BUYER_QUESTION_CAP = 6;
 /** Points per rep sentence that shows the product ("here's the receiving screen"): a demo. */
 const DEMONSTRATION_WEIGHT = 1.5;
 const DEMONSTRATION_CAP = 3;
+/** Points for evaluation when a trial or pilot is under way or done ("the trial hasn't gone well"). */
+const TRIAL_POINTS = 2;
 /** Points for inbound_call when the other side called. */
 const CALLER_OPENED_POINTS = 4;
 /** Points for the kind of call the rep placed: past a screen, after a prior touch, or cold. */
@@ -964,6 +970,8 @@ interface CallReading {
   repHandsOver: boolean;
   existingCustomer: boolean;
   higherPlan: boolean;
+  /** A trial or pilot is under way or done. */
+  trialUnderWay: boolean;
   /** Something is priced: distinct price phrases. */
   priced: boolean;
 }
@@ -1055,6 +1063,7 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
   let words = 0;
   let existingCustomer = false;
   let higherPlan = false;
+  let trialUnderWay = false;
   turnsToRead(turns).forEach((turn, i) => {
     const text = normalize(turn.text);
     const isRep = repLabel !== null && turn.speaker === repLabel;
@@ -1083,6 +1092,7 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
     }
     if (!existingCustomer) existingCustomer = EXISTING_CUSTOMER.test(text);
     if (!higherPlan) higherPlan = HIGHER_PLAN.test(text);
+    if (!trialUnderWay) trialUnderWay = TRIAL_UNDER_WAY.test(text);
     if (pricePhrases.size < PRICED_PHRASES)
       for (const m of text.matchAll(PRICE_TALK)) pricePhrases.add(phraseKey(m[0]));
     tally.scan(text, isRep);
@@ -1105,6 +1115,7 @@ function readCall(turns: readonly Turn[], repLabel: string | null): CallReading 
       ),
     existingCustomer,
     higherPlan,
+    trialUnderWay,
     priced: pricePhrases.size >= PRICED_PHRASES,
   };
 }
@@ -1123,10 +1134,11 @@ function addQuestionEvidence(scores: Scores, call: CallReading): void {
     add(scores, 'evaluation', Math.min(call.buyerQuestions, BUYER_QUESTION_CAP) * BUYER_QUESTION_WEIGHT);
 }
 
-/** The rep pointing at the product on a screen or device is showing it: a demo, an evaluation. */
+/** The rep pointing at the product on a screen or device is showing it, or a trial is under way: an evaluation. */
 function addDemonstrationEvidence(scores: Scores, call: CallReading): void {
   if (call.demonstrations > 0)
     add(scores, 'evaluation', Math.min(call.demonstrations, DEMONSTRATION_CAP) * DEMONSTRATION_WEIGHT);
+  if (call.trialUnderWay) add(scores, 'evaluation', TRIAL_POINTS);
 }
 
 /** Evidence from how the call opened: who rang whom, and whether it is a scheduled meeting. */
