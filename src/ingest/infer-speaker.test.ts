@@ -686,6 +686,15 @@ describe('inferRepSpeaker', () => {
     expect(inferRepSpeaker(renamed, none)?.label).toBe('Speaker 3');
   });
 
+  it('reads terms granted on a condition as the seller granting them', () => {
+    const turns = dialogue([
+      ['X', 'We talked it through internally and the number is still too high for us.'],
+      ['Y', 'If you commit to two years, we can hold the price.'],
+    ]);
+    const y = explainSpeakers(turns).find((e) => e.label === 'Y') as { cues: Record<string, number> };
+    expect(y.cues['seller.grants_terms']).toBe(1);
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

@@ -567,7 +567,10 @@ const FAMILIES: readonly CueFamily[] = [
     cap: 3,
     pattern:
       "\\b(?:i|we)(?:'ve| have) been (?:authori[sz]ed|cleared|approved|given the (?:ok|okay|go-ahead)) to\\b|\\b(?:we|i)(?:'d| would) (?:be able to )?offer\\b|\\bi can (?:move|flex|bend|budge) on\\b" +
-      "|\\b(?:i'll|i will|we'll|we will) (?:add|include|put|build|write) (?:the|that|it|them|this|those|a|an) [^.?!]{0,30}\\b(?:in|into|to|on) (?:the|your) (?:draft|contract|agreement|order form|quote|proposal|setup|paper|terms)\\b|\\bsending it (?:over|now|in|today|across)\\b",
+      "|\\b(?:i'll|i will|we'll|we will) (?:add|include|put|build|write) (?:the|that|it|them|this|those|a|an) [^.?!]{0,30}\\b(?:in|into|to|on) (?:the|your) (?:draft|contract|agreement|order form|quote|proposal|setup|paper|terms)\\b|\\bsending it (?:over|now|in|today|across)\\b" +
+      // terms granted on a condition: "I can waive the fee if you…", "if you sign today, I can…"
+      "|\\b(?:we|i)(?: can| could|'ll| will) (?:do|go|accept|agree|waive|include|add|extend|hold|lock)[^.?!]{0,40}\\bif you\\b" +
+      "|\\bif you (?:can |could )?(?:sign|commit|give us|agree to (?:a|the)|move)[^.?!]{0,40}\\b(?:we|i)(?: can| could| will|'ll)\\b",
   },
   {
     // The buyer demands terms and takes the paper to their own approvers.
