@@ -691,13 +691,13 @@ function questionsOf(text: string): string[] {
 
 /**
  * The rep shows the product: a sentence that opens by pointing at what is on the screen or device ("So here's the
- * receiving screen.", "This is the result.", "These are the rooms for today.", "Look.", "You can see the approver…"),
+ * main view.", "This is the output.", "These are this week's orders.", "Look.", "You can see the status…"),
  * not a proposal ("here's what I'd suggest") nor a link sent ("here is the website").
  */
 const DEMONSTRATION =
   /^(?:(?:so|okay|ok|right|and|now),? )?(?:here(?:'s| is| are)? (?!what (?:i|we)\b|(?:the|a|their|our) (?:link|website|site|url)\b)|here(?:[,.!]|$)|this is (?:the|what|where|how|your)\b|these are (?:the|your)\b|look[.,!]|you(?:'ll| will| can) see (?:the|that|how|he|she|it|they|what|where|your)\b)/;
 
-/** A trial or pilot under way or done, talked about as such: "the trial hasn't gone well", "after the pilot". */
+/** A trial or pilot under way or done, talked about as such: "the trial has shown…", "after the pilot". */
 const TRIAL_UNDER_WAY =
   /\b(?:the|this|our|your) (?:trial|pilot|poc)(?:'s)? (?:has|hasn't|went|was|wasn't|is going|results?|numbers|data|period)\b|\b(?:after|during|in) (?:the|this|our|your) (?:trial|pilot)\b/;
 
@@ -719,8 +719,8 @@ const OUTBOUND_OPENING =
 const NAME_WORD =
   "(?!(?:i|we|we're|i'm|i've|you|okay|ok|so|think|everyone|everybody|all|both|just|now|it's)\\b)[\\p{L}'&.-]+";
 /**
- * The other side picks up a phone the rep rang: "Olsen Heating, this is Derek.", "Dana Whitfield speaking.",
- * "Leon here.", "Hello?", "Whitfield.", "Thank you for calling Pinecrest, how can I direct your call?"
+ * The other side picks up a phone the rep rang: "Acme Plumbing, this is Sam.", "Jo Bloggs speaking.",
+ * "Sam here.", "Hello?", "Bloggs.", "Thank you for calling Acme, how can I direct your call?"
  */
 const PHONE_ANSWER = new RegExp(
   `^(?:(?:hello|hi|hey|yes|yeah|yep|good (?:morning|afternoon|evening))[,.!?]* )*(?:` +
@@ -734,16 +734,16 @@ const PHONE_ANSWER = new RegExp(
 );
 /** A greeting alone: picking up a phone when the other side says it, opening a chat when the rep does. */
 const BARE_GREETING = /^(?:hello|hi|hey|yes|yeah|yep|good (?:morning|afternoon|evening))[.!?]*$/;
-/** The rep's first words check who picked up: "Hi, is this Raj Patel?", "Hello, am I speaking with Ana?" */
+/** The rep's first words check who picked up: "Hi, is this Jo Bloggs?", "Hello, am I speaking with Sam?" */
 const WHO_PICKED_UP = new RegExp(
   `^(?:(?:hello|hi|hey|yeah|yes|good (?:morning|afternoon|evening))[,.!?]* )*(?:is (?:this|that)|am i (?:speaking|talking) (?:to|with)) ` +
     `(?!(?:alright|ok|okay|fine|right|correct|true|good|a|an|the|it|still|something)\\b)${NAME_WORD}(?: ${NAME_WORD})?(?:[?,.]|$)`,
   'u',
 );
-/** The rep asks whoever answered for someone else: "could I speak to the owner?", "I'm trying to reach your CFO". */
+/** The rep asks whoever answered for someone else: "could I speak to the owner?", "I'm trying to reach your finance lead". */
 const ASKS_FOR_SOMEONE =
   /\b(?:(?:could|can|may) i (?:speak|talk|have a word) (?:to|with)|(?:trying|hoping|looking) to (?:reach|speak|talk|get hold of|get through to|get a (?:word|message))|i'?m (?:looking for|after) (?!a |an |some)|is (?:mr|mrs|ms|dr)\.? [a-z]+|put me through|connect me (?:to|with))\b/;
-/** Whoever picks up answers for someone else: "Office of Paul Hendricks", "how may I direct your call?" */
+/** Whoever picks up answers for someone else: "Office of Jo Bloggs", "how may I direct your call?" */
 const ANSWERS_FOR_SOMEONE = /\b(?:office of|[a-z]+'s office|how (?:can|may) i direct|front desk|reception)\b/;
 /** Whoever picked up says they are the person asked for: "Yes, speaking.", "That's me.", "Speaking." */
 const SPEAKING =
@@ -762,7 +762,7 @@ interface Opening {
   repRang: boolean;
   /** The rep reached a screen: whoever answered did so for someone else, or was asked for someone else. */
   screened: boolean;
-  /** The rep checked that whoever answered is the person they called ("is this Raj?"). */
+  /** The rep checked that whoever answered is the person they called ("is this Sam?"). */
   reachedTarget: boolean;
   /** A scheduled meeting: people joining, hearing each other, an agreed slot. */
   meeting: boolean;
@@ -790,8 +790,8 @@ function readOpening(texts: readonly string[], isRep: readonly boolean[], repKno
       if (ASKS_FOR_SOMEONE.test(text)) screened = true;
       askedWho = WHO_PICKED_UP.test(text) || ASKS_FOR_SOMEONE.test(text);
     } else {
-      // "Am I speaking to Mr. Kamau?" answered "Yes, speaking.": whoever picked up is the person the rep called,
-      // however the phone was answered ("…, bursar's office").
+      // "Am I speaking to Ms. Doe?" answered "Yes, speaking.": whoever picked up is the person the rep called,
+      // however the phone was answered ("…, accounts office").
       if (askedWho && SPEAKING.test(text.trim())) confirmed = true;
       askedWho = false;
       if (CALLER_NEED.test(text)) callerNeed = true;
@@ -825,7 +825,7 @@ const EXISTING_CUSTOMER = new RegExp(
     '(?:our|my) (?:original|current|existing) (?:contract|plan|subscription|licen[cs]e|pricing|rate|seats)',
     // their use of it, and what they bought
     '(?:since|when|after) (?:you|we) (?:went live|launched|rolled (?:it )?out|started using|upgraded|onboarded|installed|switched)',
-    // how long they have had it: "you've been on the scheduler for two years"
+    // how long they have had it: "you've been on the planner for a while"
     "you(?:'ve| have) been (?:on|using|running|with) (?:the|our) [a-z]+ for",
     "you(?:'ve| have) been (?:using|with us|a customer)",
     '(?:as|for) (?:a|an) (?:existing|long-?time|valued|loyal) (?:customer|client)',
@@ -843,7 +843,7 @@ const EXISTING_CUSTOMER = new RegExp(
     'we (?:switched|moved|set|put|migrated|upgraded) you',
     '(?:on|during|in) (?:a|the|your) support (?:call|ticket|chat)',
     'ticket history',
-    // an outage they lived through: "your platform was down for three hours"
+    // an outage they lived through: "your system was down on Monday"
     'your (?:platform|app|system|service|tool|software|product|portal) (?:was|went) (?:down|offline)',
     'thanks? (?:you )?for (?:the|your) (?:order|business|renewal|purchase)',
     'you took delivery',
@@ -864,7 +864,7 @@ const EXISTING_CUSTOMER = new RegExp(
     'at renewal',
     'renewal date',
     '(?:spring|summer|autumn|fall|winter|latest|last|recent) release',
-    // how the product has done for them since something changed: "how's the EDI side been since…", "since the last update"
+    // how the product has done for them since something changed: "how's the billing module been since…", "since the last update"
     "how(?:'s| is| has| have) (?:the|your) (?:[a-z]+ )?(?:[a-z]+ )?been since",
     'since (?:the|our|your) last (?:changes?|update|release|upgrade)',
     '(?:on|in|during) (?:the|our|your) last (?:call|check-in|meeting|review|qbr)',
@@ -897,10 +897,10 @@ const REP_QUESTION_CAP = 8;
 /** Points per question the buyer asks about what the product can do: an evaluation of it. */
 const BUYER_QUESTION_WEIGHT = 0.75;
 const BUYER_QUESTION_CAP = 6;
-/** Points per rep sentence that shows the product ("here's the receiving screen"): a demo. */
+/** Points per rep sentence that shows the product ("here's the main view"): a demo. */
 const DEMONSTRATION_WEIGHT = 1.5;
 const DEMONSTRATION_CAP = 3;
-/** Points for evaluation when a trial or pilot is under way or done ("the trial hasn't gone well"). */
+/** Points for evaluation when a trial or pilot is under way or done ("the trial results"). */
 const TRIAL_POINTS = 2;
 /** Points for inbound_call when the other side called. */
 const CALLER_OPENED_POINTS = 4;
