@@ -279,8 +279,8 @@ describe('classifyCall', () => {
 
   it('reads a call the rep picked up as inbound, even when the caller goes straight to product questions', () => {
     const turns = dialogue([
-      ['Rep', "Good afternoon, you've reached Dialflow sales, this is Zanele."],
-      ['Caller', 'Hi Zanele. I run an inside sales team. Can it dial several lines at once?'],
+      ['Rep', "Good afternoon, you've reached the Linecraft sales desk, this is Marta."],
+      ['Caller', 'Hi Marta. I manage a small outbound team. Can it dial several lines at once?'],
       ['Rep', 'Up to five per rep.'],
       ['Caller', 'Does it match the caller ID to the area code of the lead?'],
       ['Rep', 'Yes, local presence is included.'],
@@ -425,20 +425,20 @@ describe('classifyCall', () => {
 
   it('reads an office greeting as no screen when whoever answered is the person the rep asked for', () => {
     const reached = dialogue([
-      ['Prospect', "Good morning, Riverside Academy, bursar's office."],
-      ['Rep', 'Good morning. Am I speaking to Mr. Kamau?'],
+      ['Prospect', 'Good morning, Lakeside Dental, front office.'],
+      ['Rep', 'Good morning. Am I speaking to Dr. Novak?'],
       ['Prospect', 'Yes, speaking.'],
       [
         'Rep',
-        "My name is Wanjiru, I'm calling from a fintech in Westlands. I'm calling out of the blue, I hope that's okay.",
+        "My name is Priya, I'm calling from a scheduling software company. I'm calling out of the blue, I hope that's okay.",
       ],
-      ['Prospect', 'It depends. We already take mobile payments.'],
-      ['Rep', 'Most schools do. How do you match the payments to the students today?'],
+      ['Prospect', 'Go on, quickly. We already send text reminders.'],
+      ['Rep', 'Plenty of clinics do. How do you fill a cancelled appointment today?'],
     ]);
     expect(classifyCall(reached, 'Rep').callType).toBe('cold_call');
     const screened = dialogue([
-      ['Desk', "Good morning, Riverside Academy, bursar's office."],
-      ['Rep', 'Good morning. Could I speak to Mr. Kamau?'],
+      ['Desk', 'Good morning, Lakeside Dental, front office.'],
+      ['Rep', 'Good morning. Could I speak to Dr. Novak?'],
       ['Desk', "Who's calling, and what is it regarding? He's in a meeting."],
     ]);
     expect(classifyCall(screened, 'Rep').callType).toBe('gatekeeper');
@@ -492,7 +492,7 @@ describe('classifyCall', () => {
 
   it('reads a trial under way, talked about as such, as an evaluation', () => {
     const turns = dialogue([
-      ['Buyer', "I'll cut to it. The trial hasn't gone well."],
+      ['Buyer', 'Straight to it, then. The trial has been disappointing.'],
       ['Rep', 'Okay. Tell me what happened.'],
       ['Buyer', 'We processed the same survey in both packages and the volumes are six percent apart.'],
       ['Rep', 'That is a meaningful gap. Could you send me the project file? I will rerun it both ways.'],
