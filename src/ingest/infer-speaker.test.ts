@@ -652,7 +652,7 @@ describe('inferRepSpeaker', () => {
       'I am only comfortable with giving fifty cents.',
       'I am currently looking at the site.',
       'This is important, with the other vendor it was a problem.',
-      "Sure, it's grace at parkside rentals dot com.",
+      "Sure, it's jo at harbourview lettings dot com.",
     ])
       expect(cues(text)).not.toHaveProperty('seller.company_intro');
   });

@@ -720,7 +720,7 @@ const ANSWER_OFFERING_CAP = 5;
 const ANSWER_SCREEN_WEIGHT = 2;
 const ANSWER_SCREEN_CAP = 3;
 
-/** Families of the speaker who introduces a colleague and hands the call over ("Thabo is our solutions engineer"). */
+/** Families of the speaker who introduces a colleague and hands the call over ("Sam is our solutions engineer"). */
 const HANDS_OVER = ['leads_team', 'introduces_colleague'].map((name) =>
   FAMILIES.findIndex((f) => f.name === name),
 );
@@ -1078,7 +1078,7 @@ export function inferRepSpeaker(
     bestCue >= MIN_CUE_NET || (bestCue > MIN_CUE_FOR_LEAD && bestCue - runnerCue >= MIN_CUE_LEAD);
   if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || closeSeller || !cueBacked)
     return null;
-  // A seller-side voice someone else brought into the call by name ("I brought Kofi, he knows the integrations"),
+  // A seller-side voice someone else brought into the call by name ("I brought Sam, she knows the integrations"),
   // who then does not run the agenda, next steps or terms: a specialist or a manager; whoever brought them hosts the
   // call and is the rep, unless that voice sounds like the buyer (then the dialogue cannot tell the sides apart and the
   // answer is no pick). A colleague brought in who then runs the deal (an account executive introduced by a customer
@@ -1096,7 +1096,7 @@ export function inferRepSpeaker(
   return { label: best.label, confidence, signals };
 }
 
-/** Words of a label that can be a name said in the dialogue ("Kofi", "Mr. Sandoval"), not "Speaker 2" or "spk_1". */
+/** Words of a label that can be a name said in the dialogue ("Sam", "Mr. Bloggs"), not "Speaker 2" or "spk_1". */
 const GENERIC_LABEL_WORD =
   /^(?:speaker|spk|agent|rep|customer|caller|client|user|unknown|guest|host|participant|person|mr|mrs|ms|dr|sir|the|and)$/;
 
@@ -1105,8 +1105,8 @@ function nameWords(label: string): string[] {
 }
 
 /**
- * The one other speaker who brings `label` into the call by name: "I brought Kofi today", "I asked Helen to join",
- * "Kofi is here with me", "joining us is Kofi", "I'll let Kofi take it". Null when nobody or more than one does.
+ * The one other speaker who brings `label` into the call by name: "I brought Sam today", "I asked Jo to join",
+ * "Sam is here with me", "joining us is Sam", "I'll let Sam take it". Null when nobody or more than one does.
  */
 function introducerOf(
   turns: readonly Turn[],
