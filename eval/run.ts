@@ -1,21 +1,15 @@
 /**
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
- * Sets: the project's own labelled dialogues (eval/sales-dialogues.jsonl), the held-out set written after the
- * heuristics were frozen (eval/sales-dialogues-holdout.jsonl, since used for development), a second blind held-out
- * set (eval/sales-dialogues-holdout2.jsonl), a second development set written by people who never saw the code
- * (eval/sales-dialogues-dev2.jsonl), a third blind held-out set written the same way
- * (eval/sales-dialogues-holdout3.jsonl), a third development set of ten dialogues per call type
- * (eval/sales-dialogues-dev3.jsonl), a fourth development set written by another author in batches
- * (eval/sales-dialogues-dev4.jsonl), a fourth blind held-out set (eval/sales-dialogues-holdout4.jsonl), each skipped
- * while its file is absent, and the shared public transcripts read in place from
- * ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the first
- * 1–2 turns cut so the customer speaks first (computed here, marked derived).
+ * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
+ * (written after the first heuristics, read since), -dev2, -dev3, -dev4 and -dev5; blind held-out sets -holdout2,
+ * -holdout3, -holdout4 and -holdout5 (never read, aggregates only); each skipped while its file is absent. Also
+ * the shared public transcripts read in place from ../shared/data/transcripts (never copied into the project), plus a
+ * derived PersuasionForGood variant with the first 1–2 turns cut so the customer speaks first (computed here).
  *
  * It is a report: exit code 0 whatever the numbers, 1 only when a set file is malformed.
- * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (holdout2, holdout3 and
- * holdout4, never read and never used to tune the heuristics), which report aggregates only. Pass `--no-blind` to
- * skip the blind sets altogether (development runs).
+ * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (never read and never used to
+ * tune the heuristics), which report aggregates only. Pass `--no-blind` to skip the blind sets altogether.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -259,6 +253,12 @@ function main(): number {
     {
       name: 'holdout4 (eval/...-holdout4)',
       file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout4.jsonl'),
+      blind: true,
+    },
+    { name: 'dev5 (eval/...-dev5)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev5.jsonl') },
+    {
+      name: 'holdout5 (eval/...-holdout5)',
+      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout5.jsonl'),
       blind: true,
     },
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
