@@ -695,6 +695,87 @@ describe('inferRepSpeaker', () => {
     expect(y.cues['seller.grants_terms']).toBe(1);
   });
 
+  it('makes no pick when a fourth voice steps in late beside a pick who does not run the call', () => {
+    const early: [string, string][] = [
+      ['A', 'So we ran the pilot with two warehouses and the scanners worked most of the time.'],
+      ['B', 'Great. How many orders did your team pick with it?'],
+      ['C', 'About nine hundred in the first week, mostly the small parcels.'],
+      ['B', 'Okay, that is more than I expected. Were the failures in the cold room?'],
+      ['A', 'Yes, the cold room, the screens fog up.'],
+      ['B', 'We can ship a sealed case for your cold room, I will send it this week.'],
+      ['C', 'And the labels print twice sometimes.'],
+      ['B', 'That is a setting, we can switch it off for your account today.'],
+    ];
+    const late: [string, string][] = [
+      [
+        'D',
+        'Can I come in on dates? The pilot ends on the thirtieth; shall we add a week for the night crew?',
+      ],
+      ['A', 'A week sounds fine.'],
+      ['D', 'Good, then the pick rate stays the measure for the review.'],
+      ['A', 'Agreed.'],
+    ];
+    expect(inferRepSpeaker(dialogue(early), none)?.label).toBe('B');
+    expect(inferRepSpeaker(dialogue([...early, ...late]), none)).toBeNull();
+    const renamed = relabel(dialogue([...early, ...late]), {
+      A: 'spk_3',
+      B: 'spk_1',
+      C: 'spk_4',
+      D: 'spk_2',
+    });
+    expect(inferRepSpeaker(renamed, none)).toBeNull();
+  });
+
+  it('makes no pick when the seller-side voice presents itself as leading the team beside another seller voice', () => {
+    const call = (intro: string): Turn[] =>
+      dialogue([
+        ['A', 'If the checkout fails again during the sale, we are leaving.'],
+        ['R', 'Understood, I hear you.'],
+        ['M', intro],
+        ['A', 'Last time it was down for three hours.'],
+        [
+          'M',
+          'I know, and I want to show you what is different this year. We can put a named engineer on your account for the whole weekend.',
+        ],
+        ['R', 'I will send you the load test results today.'],
+        ['M', 'We can also run a rehearsal with your team two weeks before, so your staff see it working.'],
+        ['K', 'Our finance team will want that in writing.'],
+        ['M', 'Of course, we can put that in writing for your contract.'],
+      ]);
+    expect(
+      inferRepSpeaker(call('Hi, this is Noor, I asked to join because last year went badly.'), none)?.label,
+    ).toBe('M');
+    expect(
+      inferRepSpeaker(
+        call('Hi, this is Noor, I manage the team here, I asked to join because last year went badly.'),
+        none,
+      ),
+    ).toBeNull();
+  });
+
+  it('reads "she\'ll drive today" after an introduction as handing the call to a colleague, whatever the labels', () => {
+    const turns = dialogue([
+      ['C', 'I think the recording is on. Our IT lead is here too, I run the kitchens.'],
+      ['R', "Thanks. And I have Priya with me, she is on our engineering side, she'll drive today."],
+      ['S', 'Hello. So I would like to understand the fridges first and then your ordering system.'],
+      ['I', 'The fridges log temperatures to a little screen on the door, nothing else.'],
+      ['S', 'Okay. Do you know if the controller has a network port?'],
+      ['I', 'No idea, we never opened it.'],
+      [
+        'S',
+        'Then we can read it with a small sensor instead. And your ordering system, does it have an API?',
+      ],
+      ['C', 'Our ordering system is an old one, our supplier hosts it for us.'],
+      ['S', 'We can work with a nightly export too. How do your staff log in today?'],
+      ['I', 'With their own email accounts.'],
+      ['S', 'That works. I will draw the setup and send it next week.'],
+      ['R', 'And I will send the data agreement so your lawyer can look at it.'],
+    ]);
+    expect(inferRepSpeaker(turns, none)).toMatchObject({ label: 'R', signals: { decided_by: 'runs_call' } });
+    const renamed = relabel(turns, { C: 'Speaker 4', R: 'Speaker 3', S: 'Speaker 1', I: 'Speaker 2' });
+    expect(inferRepSpeaker(renamed, none)?.label).toBe('Speaker 3');
+  });
+
   it('exposes an async adapter for the speaker ladder port', async () => {
     const infer = createHeuristicInferrer();
     await expect(infer(coldCall, none)).resolves.toMatchObject({ label: 'Speaker 2' });

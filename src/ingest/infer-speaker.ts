@@ -394,6 +394,14 @@ const FAMILIES: readonly CueFamily[] = [
       "\\b(?:my|our) colleague\\b|(?:\\bis|'s) (?:our|one of our) [a-z]+ (?:engineer|architect|specialist|consultant|lead)\\b",
   },
   {
+    // Handing the call to a colleague just introduced: "this is Sam from our team, she'll drive today".
+    name: 'hands_over_lead',
+    side: 'seller',
+    weight: 2.5,
+    cap: 1,
+    pattern: "\\b(?:he|she)'ll (?:drive|lead)\\b",
+  },
+  {
     name: 'pain_statement',
     side: 'buyer',
     weight: 1.25,
@@ -721,7 +729,7 @@ const ANSWER_SCREEN_WEIGHT = 2;
 const ANSWER_SCREEN_CAP = 3;
 
 /** Families of the speaker who introduces a colleague and hands the call over ("Sam is our solutions engineer"). */
-const HANDS_OVER = ['leads_team', 'introduces_colleague'].map((name) =>
+const HANDS_OVER = ['leads_team', 'introduces_colleague', 'hands_over_lead'].map((name) =>
   FAMILIES.findIndex((f) => f.name === name),
 );
 /** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
@@ -731,12 +739,21 @@ const BLOCK_TURNS = 12;
 const INTRODUCED_RUNS_CALL_MAX = 3;
 /** Characters from the start of the call searched for who brought a colleague in (introductions come early). */
 const INTRODUCTION_TEXT_BUDGET = 30_000;
+/** A pick with less agenda, next-step and terms evidence than this does not run the call (late-voice rule). */
+const LATE_VOICE_RUNS_CALL_MAX = 2;
+/** Share of the turns after which a voice's first turn is late, and the turns a late voice needs. */
+const LATE_VOICE_SHARE = 0.5;
+const LATE_VOICE_MIN_TURNS = 2;
+/** A voice that presents itself as leading the seller's team: "I manage the team here", "I'm her manager". */
+const PRESENTS_AS_MANAGER =
+  /\bi (?:manage|lead|run) (?:the|our) (?:[a-z]+ )?team\b|\bi'?m (?:the|his|her|their) manager\b|\bi manage (?:him|her|them)\b/;
 /** Families that show who runs the call, to tell the rep from a sales engineer. */
 const RUNS_CALL = new Set([
   'agenda',
   'next_steps',
   'leads_team',
   'introduces_colleague',
+  'hands_over_lead',
   'proposes_next_step',
   'commercial',
   'seller_pricing',
@@ -1093,7 +1110,53 @@ export function inferRepSpeaker(
       return { label: host.label, confidence, signals };
     }
   }
+  // A fourth or later voice whose first turn comes in the second half of the call, and who speaks again, beside a pick
+  // who does not run the call: an account executive who lets a sales engineer do the talking and steps in for the
+  // timeline and next steps, or a late customer; the dialogue cannot tell which, so no pick.
+  if (evidence.size >= 4 && best.runsCall < LATE_VOICE_RUNS_CALL_MAX && hasLateVoice(turns, best.label))
+    return null;
+  // A seller-side voice that presents itself as leading the team ("I manage the team here, I asked to join"), beside
+  // another voice with seller-side evidence: a manager who joined the account executive's call; no pick.
+  if (
+    evidence.size >= 3 &&
+    candidates.some((c) => c !== best && c.seller > c.buyer) &&
+    presentsAsManager(turns, best.label)
+  )
+    return null;
   return { label: best.label, confidence, signals };
+}
+
+/** Whether a fourth or later voice, other than `label`, first speaks after half the turns and speaks at least twice. */
+function hasLateVoice(turns: readonly Turn[], label: string): boolean {
+  const first = new Map<string, number>();
+  const count = new Map<string, number>();
+  turns.forEach((turn, i) => {
+    if (!first.has(turn.speaker)) first.set(turn.speaker, i);
+    count.set(turn.speaker, (count.get(turn.speaker) ?? 0) + 1);
+  });
+  let ordinal = 0;
+  for (const [speaker, i] of first) {
+    ordinal += 1;
+    if (
+      ordinal >= 4 &&
+      speaker !== label &&
+      i >= LATE_VOICE_SHARE * turns.length &&
+      (count.get(speaker) ?? 0) >= LATE_VOICE_MIN_TURNS
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Whether `label` presents itself as leading the team early in the call. */
+function presentsAsManager(turns: readonly Turn[], label: string): boolean {
+  let chars = 0;
+  for (const turn of turns) {
+    if (chars > INTRODUCTION_TEXT_BUDGET) return false;
+    chars += turn.text.length;
+    if (turn.speaker === label && PRESENTS_AS_MANAGER.test(normalize(turn.text))) return true;
+  }
+  return false;
 }
 
 /** Words of a label that can be a name said in the dialogue ("Sam", "Mr. Bloggs"), not "Speaker 2" or "spk_1". */
