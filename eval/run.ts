@@ -2,8 +2,8 @@
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
- * (written after the first heuristics, read since), -dev2, -dev3, -dev4 and -dev5; blind held-out sets -holdout2,
- * -holdout3, -holdout4 and -holdout5 (never read, aggregates only); each skipped while its file is absent. Also
+ * (written after the first heuristics, read since), -dev2 … -dev6; blind held-out sets -holdout2 … -holdout6 (never
+ * read, aggregates only); each skipped while its file is absent. Also
  * the shared public transcripts read in place from ../shared/data/transcripts (never copied into the project), plus a
  * derived PersuasionForGood variant with the first 1–2 turns cut so the customer speaks first (computed here).
  *
@@ -259,6 +259,12 @@ function main(): number {
     {
       name: 'holdout5 (eval/...-holdout5)',
       file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout5.jsonl'),
+      blind: true,
+    },
+    { name: 'dev6 (eval/...-dev6)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev6.jsonl') },
+    {
+      name: 'holdout6 (eval/...-holdout6)',
+      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout6.jsonl'),
       blind: true,
     },
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
