@@ -3,9 +3,9 @@
  *
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
  * (written after the first heuristics, read since), -dev2 … -dev6; blind held-out sets -holdout2 … -holdout6 (never
- * read, aggregates only); each skipped while its file is absent. Also
- * the shared public transcripts read in place from ../shared/data/transcripts (never copied into the project), plus a
- * derived PersuasionForGood variant with the first 1–2 turns cut so the customer speaks first (computed here).
+ * read, aggregates only); each skipped while its file is absent. Also the shared public transcripts read in place
+ * from ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the
+ * first 1–2 turns cut so the customer speaks first (computed here).
  *
  * It is a report: exit code 0 whatever the numbers, 1 only when a set file is malformed.
  * Pass `--verbose` to list every miss with the deciding signals, except on blind sets (never read and never used to
