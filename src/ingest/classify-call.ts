@@ -8,6 +8,7 @@
  * `discovery` (`fallback: true`).
  * Linear time: one scan per turn with a few combined, precompiled regular expressions, plus a few per-turn tests.
  */
+import { combineCueFamilies, forEachCue } from './cue-patterns.js';
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
 
@@ -539,81 +540,8 @@ const FAMILIES: readonly Family[] = [
   },
 ];
 
-/**
- * A family pattern without the word boundary that opens each of its top-level alternatives: the combined expression
- * opens with one. V8 stops optimising a regular expression past 20 KB of source (a 2,000-turn call then takes
- * ~100 times longer), and those boundaries are a tenth of the source.
- */
-function withoutOpeningBoundaries(pattern: string): string {
-  let out = '';
-  let depth = 0;
-  let inClass = false;
-  let atAlternative = true;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
-    if (atAlternative && depth === 0 && pattern.startsWith('\\b', i)) {
-      i++;
-      atAlternative = false;
-      continue;
-    }
-    atAlternative = false;
-    out += ch;
-    if (ch === '\\') {
-      out += pattern[++i] ?? '';
-      continue;
-    }
-    if (inClass) inClass = ch !== ']';
-    else if (ch === '[') inClass = true;
-    else if (ch === '(') depth++;
-    else if (ch === ')') depth--;
-    else if (ch === '|' && depth === 0) atAlternative = true;
-  }
-  return out;
-}
-
-/**
- * The families combined into a few patterns with one capture group per family, so a few scans per turn find every
- * cue. V8 stops optimising a regular expression whose source passes 20 KB (a 2,000-turn call then takes ~100 times
- * longer), so each combined pattern stays well under that size; `countCues` merges their matches so they behave as one
- * pattern over all families would.
- */
-const COMBINED_SOURCE_LIMIT = 16_000;
-/** The size past which V8 stops optimising a regular expression. */
-const REGEXP_OPTIMISED_LIMIT = 20 * 1024;
-
-interface CombinedPattern {
-  regex: RegExp;
-  /** Index in FAMILIES of each capture group's family (group k + 1). */
-  families: number[];
-}
-
-function combineFamilies(keep: (family: number, pattern: string) => boolean = () => true): CombinedPattern[] {
-  const groups: CombinedPattern[] = [];
-  let parts: string[] = [];
-  let families: number[] = [];
-  let size = 0;
-  const close = (): void => {
-    const regex = new RegExp(`\\b(?:${parts.join('|')})`, 'g');
-    if (regex.source.length >= REGEXP_OPTIMISED_LIMIT)
-      throw new Error(`call-type cues are ${regex.source.length} characters: split or shorten them`);
-    groups.push({ regex, families });
-    parts = [];
-    families = [];
-    size = 0;
-  };
-  FAMILIES.forEach((f, i) => {
-    if (!keep(i, f.pattern)) return;
-    const part = `(${withoutOpeningBoundaries(f.pattern)})`;
-    if (parts.length > 0 && size + part.length > COMBINED_SOURCE_LIMIT) close();
-    parts.push(part);
-    families.push(i);
-    size += part.length + 1;
-  });
-  if (parts.length > 0) close();
-  return groups;
-}
-
-let COMBINED = combineFamilies();
+/** The families as a few combined patterns (cue-patterns.ts). */
+let COMBINED = combineCueFamilies(FAMILIES.map((f) => f.pattern));
 
 /**
  * For the evaluation's family-dropout measure only (eval/dropout.ts): read the call with only the cue families for
@@ -622,38 +550,11 @@ let COMBINED = combineFamilies();
 export function setCallTypeFamiliesForEvaluation(
   keep: ((family: number, pattern: string) => boolean) | null,
 ): number {
-  COMBINED = combineFamilies(keep ?? undefined);
+  COMBINED = combineCueFamilies(
+    FAMILIES.map((f) => f.pattern),
+    keep ?? undefined,
+  );
   return FAMILIES.length;
-}
-
-/**
- * Each cue as one pattern over all families would find it: the leftmost match wins, the first family on a tie, and
- * the scan resumes after it, so a phrase that fits two families counts once.
- */
-function forEachCue(text: string, visit: (family: number, phrase: string) => void): void {
-  const pending = COMBINED.map(({ regex }) => {
-    regex.lastIndex = 0;
-    return regex.exec(text);
-  });
-  for (;;) {
-    let next = -1;
-    for (let i = 0; i < pending.length; i++) {
-      const m = pending[i];
-      if (m != null && (next < 0 || m.index < pending[next]!.index)) next = i;
-    }
-    if (next < 0) return;
-    const m = pending[next]!;
-    const g = m.findIndex((group, k) => k > 0 && group !== undefined);
-    if (g > 0) visit(COMBINED[next]!.families[g - 1]!, m[g]!);
-    const resume = m.index + Math.max(1, m[0].length);
-    for (let i = 0; i < pending.length; i++) {
-      if (pending[i] != null && pending[i]!.index < resume) {
-        const { regex } = COMBINED[i]!;
-        regex.lastIndex = resume;
-        pending[i] = regex.exec(text);
-      }
-    }
-  }
 }
 
 // ---- questions and asks: who asks whom about what ----
@@ -1007,7 +908,7 @@ class CueTally {
   constructor(private readonly repKnown: boolean) {}
 
   scan(text: string, isRep: boolean): void {
-    forEachCue(text, (f, phrase) => this.count(f, phrase, isRep));
+    forEachCue(COMBINED, text, (f, phrase) => this.count(f, phrase, isRep));
   }
 
   private count(f: number, phrase: string, isRep: boolean): void {

@@ -14,6 +14,7 @@
  *   close seller-side speakers (a rep beside a sales engineer) abstain rather than guess.
  * - Linear time: a few passes over each turn with combined, precompiled regular expressions.
  */
+import { combineCueFamilies, forEachCue } from './cue-patterns.js';
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
 
@@ -601,43 +602,8 @@ const FAMILIES: readonly CueFamily[] = [
   },
 ];
 
-/**
- * Families combined into a few patterns with one capture group per family, so a few scans per turn find every
- * cue. V8 stops optimising a regular expression whose source passes 20 KB (each scan then runs about ten times
- * slower), so each combined pattern stays under that size.
- */
-const COMBINED_SOURCE_LIMIT = 16_000;
-
-interface CombinedPattern {
-  regex: RegExp;
-  /** Index in FAMILIES of each capture group's family (group k + 1). */
-  families: number[];
-}
-
-function combineFamilies(keep: (family: number, pattern: string) => boolean = () => true): CombinedPattern[] {
-  const groups: CombinedPattern[] = [];
-  let parts: string[] = [];
-  let families: number[] = [];
-  let size = 0;
-  const close = (): void => {
-    groups.push({ regex: new RegExp(`\\b(?:${parts.join('|')})`, 'g'), families });
-    parts = [];
-    families = [];
-    size = 0;
-  };
-  FAMILIES.forEach((f, i) => {
-    if (!keep(i, f.pattern)) return;
-    const part = `(${f.pattern})`;
-    if (parts.length > 0 && size + part.length > COMBINED_SOURCE_LIMIT) close();
-    parts.push(part);
-    families.push(i);
-    size += part.length + 1;
-  });
-  if (parts.length > 0) close();
-  return groups;
-}
-
-let COMBINED = combineFamilies();
+/** The families as a few combined patterns (cue-patterns.ts). */
+let COMBINED = combineCueFamilies(FAMILIES.map((f) => f.pattern));
 
 /**
  * For the evaluation's family-dropout measure only (eval/dropout.ts): read the speakers with only the cue families for
@@ -646,9 +612,13 @@ let COMBINED = combineFamilies();
 export function setSpeakerFamiliesForEvaluation(
   keep: ((family: number, pattern: string) => boolean) | null,
 ): number {
-  COMBINED = combineFamilies(keep ?? undefined);
+  COMBINED = combineCueFamilies(
+    FAMILIES.map((f) => f.pattern),
+    keep ?? undefined,
+  );
   return FAMILIES.length;
 }
+
 /**
  * Second- and first-person words in one pass. Pronoun balance: you/your/yours/yourself against i/me/my/mine/myself.
  * Possessives: the seller talks about "your" business, the buyer about "our"/"my" own.
@@ -807,46 +777,12 @@ function emptyEvidence(label: string): SpeakerEvidence {
   };
 }
 
-/**
- * Counts each cue as one pattern over all families would: the leftmost match wins, the first family on a tie, and
- * the scan resumes after it, so a phrase that fits two families counts once.
- */
-function countCues(e: SpeakerEvidence, text: string): void {
-  const pending = COMBINED.map(({ regex }) => {
-    regex.lastIndex = 0;
-    return regex.exec(text);
-  });
-  for (;;) {
-    let next = -1;
-    for (let i = 0; i < pending.length; i++) {
-      const m = pending[i];
-      if (m != null && (next < 0 || m.index < pending[next]!.index)) next = i;
-    }
-    if (next < 0) return;
-    const m = pending[next]!;
-    for (let g = 1; g < m.length; g++) {
-      if (m[g] !== undefined) {
-        e.cues[COMBINED[next]!.families[g - 1]!]!++;
-        break;
-      }
-    }
-    const resume = m.index + Math.max(1, m[0].length);
-    for (let i = 0; i < pending.length; i++) {
-      if (pending[i] != null && pending[i]!.index < resume) {
-        const { regex } = COMBINED[i]!;
-        regex.lastIndex = resume;
-        pending[i] = regex.exec(text);
-      }
-    }
-  }
-}
-
 /** What a turn asks of the next speaker. */
 type Ask = 'none' | 'about_you' | 'about_offering' | 'about_caller';
 
 /** Adds one turn's cues and pronouns to its speaker's evidence; returns what the turn asks. */
 function scanTurn(e: SpeakerEvidence, text: string): Ask {
-  countCues(e, text);
+  forEachCue(COMBINED, text, (family) => e.cues[family]!++);
   PERSON_WORDS.lastIndex = 0;
   for (let m = PERSON_WORDS.exec(text); m !== null; m = PERSON_WORDS.exec(text)) {
     const w = m[0];
