@@ -231,42 +231,24 @@ function timing(): void {
 
 function main(): number {
   const results: SetResult[] = [];
+  const own = (suffix: string, blind = false) => ({
+    name: suffix ? `${suffix} (eval/...-${suffix})` : 'own (eval/sales-dialogues)',
+    file: path.resolve(repoRoot, `eval/sales-dialogues${suffix ? `-${suffix}` : ''}.jsonl`),
+    blind,
+  });
   const sets: { name: string; file: string; derive?: boolean; blind?: boolean }[] = [
-    { name: 'own (eval/sales-dialogues)', file: path.resolve(repoRoot, 'eval/sales-dialogues.jsonl') },
-    {
-      name: 'holdout (eval/...-holdout)',
-      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout.jsonl'),
-    },
-    {
-      name: 'holdout2 (eval/...-holdout2)',
-      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout2.jsonl'),
-      blind: true,
-    },
-    { name: 'dev2 (eval/...-dev2)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev2.jsonl') },
-    {
-      name: 'holdout3 (eval/...-holdout3)',
-      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout3.jsonl'),
-      blind: true,
-    },
-    { name: 'dev3 (eval/...-dev3)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev3.jsonl') },
-    { name: 'dev4 (eval/...-dev4)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev4.jsonl') },
-    {
-      name: 'holdout4 (eval/...-holdout4)',
-      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout4.jsonl'),
-      blind: true,
-    },
-    { name: 'dev5 (eval/...-dev5)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev5.jsonl') },
-    {
-      name: 'holdout5 (eval/...-holdout5)',
-      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout5.jsonl'),
-      blind: true,
-    },
-    { name: 'dev6 (eval/...-dev6)', file: path.resolve(repoRoot, 'eval/sales-dialogues-dev6.jsonl') },
-    {
-      name: 'holdout6 (eval/...-holdout6)',
-      file: path.resolve(repoRoot, 'eval/sales-dialogues-holdout6.jsonl'),
-      blind: true,
-    },
+    own(''),
+    own('holdout'),
+    own('holdout2', true),
+    own('dev2'),
+    own('holdout3', true),
+    own('dev3'),
+    own('dev4'),
+    own('holdout4', true),
+    own('dev5'),
+    own('holdout5', true),
+    own('dev6'),
+    own('holdout6', true),
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
