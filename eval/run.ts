@@ -161,7 +161,9 @@ function printTable(results: SetResult[]): void {
     '\ninf.acc = correct picks / answered; abst. = abstentions on records that have a rep / those records;\nnull-abst = correct abstentions on rep_speaker:null records (symmetric dialogues);' +
       '\nwrong = picks that are not the rep (any pick on a rep_speaker:null record counts); cust. = wrong picks whose true role' +
       '\nis not rep-side; 1st-spk = first-speaker baseline accuracy over records that have a rep; type.acc counts' +
-      '\nmeta.call_type_acceptable. Targets: inf.acc >= 97%, abst. <= 10%, cust. = 0, type.acc >= 80%.',
+      '\nmeta.call_type_acceptable. Targets: inf.acc >= 97%, abst. <= 10%, cust. = 0, type.acc >= 80%.' +
+      '\nThe call-type word model is trained on the development sets: their type.acc is in-sample; the per-author' +
+      '\nmeasure is `npm run train:call-type -- --cv`. Blind sets are never trained on.',
   );
 }
 

@@ -9,6 +9,13 @@
  * Linear time: one scan per turn with a few combined, precompiled regular expressions, plus a few per-turn tests.
  */
 import { combineCueFamilies, forEachCue } from './cue-patterns.js';
+import {
+  CALL_TYPE_MODEL,
+  callFeatureRows,
+  callTypeLogits,
+  softmax,
+  type CallTypeModel,
+} from './call-type-model.js';
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
 
@@ -847,6 +854,16 @@ const HANDED_OVER_TECHNICAL_POINTS = 3;
 const HANDED_OVER_EVALUATION_POINTS = 2;
 /** Below this best score the call is too neutral to classify. */
 const MIN_SCORE = 3;
+/**
+ * Log-odds added to the type the phrase-and-structure reading names, growing with its confidence (decisions §26):
+ * the word model knows sales calls only, the reading also calls outside its vocabulary.
+ */
+const READING_BONUS = 0.5;
+const READING_CONFIDENCE_BONUS = 3;
+/** Below this share of the final vote the call falls back to discovery. */
+const MIN_CONFIDENCE = 0.2;
+/** A call with fewer known words and pairs than this is too short for the word model. */
+const MIN_MODEL_FEATURES = 40;
 /** The best type must lead the runner-up by this fraction of its score. */
 const MIN_RELATIVE_MARGIN = 0.15;
 
@@ -1121,7 +1138,16 @@ function addPitchEvidence(scores: Scores, call: CallReading): void {
     add(scores, 'cold_call', PITCH_POINTS);
 }
 
-export function classifyCall(turns: Turn[], repLabel: string | null): Classification {
+/**
+ * The phrase-and-structure reading and the word model (call-type-model.ts) vote together: the model's
+ * log-probabilities, plus a fixed bonus for the type the reading names when it is sure enough to name one. Measured
+ * per unseen author (eval/train-call-type.ts --cv, decisions §26), either alone is worse than both.
+ */
+export function classifyCall(
+  turns: Turn[],
+  repLabel: string | null,
+  model: CallTypeModel = CALL_TYPE_MODEL,
+): Classification {
   const call = readCall(turns, repLabel);
   const scores = call.cueScores;
   addQuestionEvidence(scores, call);
@@ -1131,7 +1157,24 @@ export function classifyCall(turns: Turn[], repLabel: string | null): Classifica
   addAccountEvidence(scores, call);
   addPitchEvidence(scores, call);
   addFigureEvidence(scores, call);
-  return decide(scores);
+  const reading = decide(scores);
+  const rows = callFeatureRows(model, turns, repLabel);
+  // Too few known words to read anything from: the reading alone decides (discovery when it cannot either).
+  if (rows.length < MIN_MODEL_FEATURES) return reading;
+  const probabilities = softmax(callTypeLogits(model, rows));
+  const votes = softmax(
+    CALL_TYPES.map(
+      (type) =>
+        Math.log(probabilities[model.classes.indexOf(type)] ?? 1 / CALL_TYPES.length) +
+        (!reading.fallback && type === reading.callType
+          ? READING_BONUS + READING_CONFIDENCE_BONUS * reading.confidence
+          : 0),
+    ),
+  );
+  const best = votes.indexOf(Math.max(...votes));
+  const confidence = round(votes[best]!);
+  if (confidence < MIN_CONFIDENCE) return { callType: 'discovery', confidence, fallback: true, scores };
+  return { callType: CALL_TYPES[best]!, confidence, fallback: false, scores };
 }
 
 /** The best-scoring type, or `discovery` when the evidence is too weak or its lead over discovery too narrow. */
