@@ -4,12 +4,11 @@ import {
   buildCallTypeModel,
   callFeatureRows,
   callTypeLogits,
-  decodeCallTypeModel,
   forEachCallFeature,
-  softmax,
 } from './call-type-model.js';
 import { CALL_TYPES, classifyCall } from './classify-call.js';
 import type { Turn } from './transcript.js';
+import { decodeWeights, softmax } from './word-features.js';
 
 function dialogue(lines: [string, string][]): Turn[] {
   return lines.map(([speaker, text]) => ({ speaker, text, start_ms: null }));
@@ -84,13 +83,12 @@ describe('call-type word model', () => {
     const bytes = Buffer.alloc(4);
     bytes.writeInt16LE(100, 0);
     bytes.writeInt16LE(-50, 2);
-    const model = decodeCallTypeModel({
-      classes: ['a', 'b'],
-      features: '*:hello',
-      step: 0.01,
-      weights: bytes.toString('base64'),
-      bias: [0.5, 0],
-    });
+    const model = buildCallTypeModel(
+      ['*:hello'],
+      decodeWeights(bytes.toString('base64'), 0.01),
+      [0.5, 0],
+      ['a', 'b'],
+    );
     const logits = callTypeLogits(model, callFeatureRows(model, dialogue([['A', 'Hello!']]), null));
     expect(logits[0]).toBeCloseTo(1.5);
     expect(logits[1]).toBeCloseTo(-0.5);
@@ -99,8 +97,10 @@ describe('call-type word model', () => {
 
   it('ships a model over the ten call types, every feature named side:word or side:word word', () => {
     expect(CALL_TYPE_MODEL.classes).toEqual(CALL_TYPES);
-    expect(CALL_TYPE_MODEL.names.length).toBeGreaterThan(1000);
-    expect(CALL_TYPE_MODEL.names.every((n) => /^[roun*]:[a-z][a-z']*( [a-z][a-z']*)?$/.test(n))).toBe(true);
+    expect(CALL_TYPE_MODEL.index.names.length).toBeGreaterThan(1000);
+    expect(CALL_TYPE_MODEL.index.names.every((n) => /^[roun*]:[a-z][a-z']*( [a-z][a-z']*)?$/.test(n))).toBe(
+      true,
+    );
   });
 });
 

@@ -9,15 +9,10 @@
  * Linear time: one scan per turn with a few combined, precompiled regular expressions, plus a few per-turn tests.
  */
 import { combineCueFamilies, forEachCue } from './cue-patterns.js';
-import {
-  CALL_TYPE_MODEL,
-  callFeatureRows,
-  callTypeLogits,
-  softmax,
-  type CallTypeModel,
-} from './call-type-model.js';
+import { CALL_TYPE_MODEL, callFeatureRows, callTypeLogits, type CallTypeModel } from './call-type-model.js';
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
+import { softmax } from './word-features.js';
 
 export const CALL_TYPES = [
   'discovery',

@@ -16,6 +16,7 @@
  */
 import { combineCueFamilies, forEachCue } from './cue-patterns.js';
 import { normalizeForCues as normalize } from './cue-text.js';
+import { likelihoodsOf, SPEAKER_MODEL, speakerFeatureRows, type SpeakerModel } from './speaker-model.js';
 import type { Turn } from './transcript.js';
 
 export interface InferenceResult {
@@ -702,6 +703,17 @@ const ANSWER_SCREEN_CAP = 3;
 const HANDS_OVER = ['leads_team', 'introduces_colleague', 'hands_over_lead'].map((name) =>
   FAMILIES.findIndex((f) => f.name === name),
 );
+/** The word model vetoes a pick it rates under VETO_OWN_BELOW while rating another speaker over VETO_OTHER_ABOVE. */
+const VETO_OWN_BELOW = 0.2;
+const VETO_OTHER_ABOVE = 0.5;
+/**
+ * Where the phrases found nothing, the word model picks a speaker it rates this high, every other this low, whose
+ * phrase evidence does not lean to the buyer.
+ */
+const WORD_PICK_MIN = 0.8;
+const WORD_PICK_OTHERS_MAX = 0.2;
+/** Known words and pairs a speaker must have said to be picked on words alone (small talk is too thin to judge). */
+const WORD_PICK_MIN_FEATURES = 50;
 /** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
 const TEXT_BUDGET = 150_000;
 const BLOCK_TURNS = 12;
@@ -949,12 +961,53 @@ function byNetThenLabel(a: SpeakerEvidence, b: SpeakerEvidence): number {
   return b.net - a.net || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
 
-/** Returns the rep's label or null (abstain). Never returns a label in excludedLabels; never favours the first speaker. */
+/**
+ * Returns the rep's label or null (abstain). Never returns a label in excludedLabels; never favours the first speaker.
+ * Two readers (decisions §27): the phrases and structure above decide; the word model (speaker-model.ts), which
+ * judges each speaker's words alone, vetoes a pick whose words do not sound like a rep's while another speaker's do,
+ * and decides where the phrases found nothing when exactly one speaker clearly sounds like the rep.
+ */
 export function inferRepSpeaker(
   turns: Turn[],
   options: { excludedLabels: ReadonlySet<string> },
+  model: SpeakerModel = SPEAKER_MODEL,
 ): InferenceResult | null {
   const evidence = collectEvidence(turns);
+  const reading = readRepSpeaker(turns, evidence, options);
+  const rowsBySpeaker = speakerFeatureRows(model, turns);
+  const likelihood = likelihoodsOf(model, rowsBySpeaker);
+  const strongestOther = (label: string): number =>
+    Math.max(0, ...[...likelihood].filter(([other]) => other !== label).map(([, p]) => p));
+  if (reading !== null) {
+    const own = likelihood.get(reading.label) ?? 0;
+    if (own < VETO_OWN_BELOW && strongestOther(reading.label) > VETO_OTHER_ABOVE) return null;
+    return { ...reading, signals: { ...reading.signals, rep_likelihood: round(own) } };
+  }
+  if (likelihood.size < 2) return null;
+  const [label, own] = [...likelihood]
+    .filter(([l]) => !options.excludedLabels.has(l))
+    .reduce<[string | null, number]>((best, entry) => (entry[1] > best[1] ? entry : best), [null, 0]);
+  if (label === null || own < WORD_PICK_MIN || strongestOther(label) > WORD_PICK_OTHERS_MAX) return null;
+  if ((rowsBySpeaker.get(label)?.length ?? 0) < WORD_PICK_MIN_FEATURES) return null;
+  // Not against the phrases: a speaker whose phrase evidence leans to the buyer's side is not picked on words alone.
+  if ((evidence.get(label)?.net ?? 0) < 0) return null;
+  return {
+    label,
+    confidence: round(own),
+    signals: {
+      decided_by: 'word_model',
+      rep_likelihood: round(own),
+      strongest_other: round(strongestOther(label)),
+    },
+  };
+}
+
+/** The phrase-and-structure reading alone. */
+function readRepSpeaker(
+  turns: Turn[],
+  evidence: Map<string, SpeakerEvidence>,
+  options: { excludedLabels: ReadonlySet<string> },
+): InferenceResult | null {
   const candidates: SpeakerEvidence[] = [];
   for (const [label, e] of evidence) {
     if (!options.excludedLabels.has(label)) candidates.push(e);
