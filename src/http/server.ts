@@ -13,7 +13,12 @@ import swagger from '@fastify/swagger';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../container.js';
 import { errorHandler, sendError } from './error-handler.js';
-import { generateRequestId, registerCloseOnUnreadBody, registerRequestId } from './hooks/request-id.js';
+import {
+  answerClientError,
+  generateRequestId,
+  registerCloseOnUnreadBody,
+  registerRequestId,
+} from './hooks/request-id.js';
 import { registerApiAuth } from './hooks/api-auth.js';
 import { quickStringLength } from './ajv-string-length.js';
 import { callsRoutes } from './v1/calls.routes.js';
@@ -75,6 +80,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       }
       return errorHandler(error, request, reply);
     },
+    clientErrorHandler: answerClientError,
     // The body is parsed by our own parser below; prototype keys are refused by the validation step (422).
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',

@@ -104,6 +104,11 @@ describe.each(DIALECTS)('POST /v1/calls errors on %s', (dialect) => {
       ],
       ['unknown call type', { call_type: 'demo' }, 'call_type'],
       ['scorecard id not a uuid', { scorecard_id: 'abc' }, 'scorecard_id'],
+      [
+        'scorecard id as a urn',
+        { scorecard_id: 'urn:uuid:00000000-0000-4000-8000-000000000000' },
+        'scorecard_id',
+      ],
       ['rep email invalid', { rep: { email: 'not-an-email' } }, 'rep.email'],
       ['rep without email', { rep: { name: 'Bob' } }, 'rep.email'],
       ['rep name empty', { rep: { email: 'bob.stone@acme.test', name: '' } }, 'rep.name'],

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
@@ -107,6 +108,36 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
     const ok = await t.api('POST', '/v1/calls', { body: callBody() });
     expect(ok.headers.get('x-request-id')).toBeTruthy();
   });
+
+  /** Sends raw bytes and returns the whole answer (the server closes the connection after it). */
+  async function raw(request: string): Promise<string> {
+    const socket = net.connect(Number(new URL(t.baseUrl).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.write(request);
+    await new Promise((resolve) => socket.on('close', resolve));
+    return answer;
+  }
+
+  it.each([
+    ['a malformed request line', 'NOT HTTP AT ALL\r\n\r\n', 400, 'bad_request'],
+    [
+      'headers over 16 KB',
+      `GET /v1/calls/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+  ])(
+    "answers %s refused by Node's parser in the envelope, with X-Request-Id",
+    async (_name, request, status, code) => {
+      const answer = await raw(request);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      const id = /\r\nX-Request-Id: (\S+)/i.exec(head!)?.[1];
+      expect(id).toMatch(/^req_[0-9a-f]{32}$/);
+      expect(JSON.parse(body!)).toEqual({ error: { code, message: expect.any(String), request_id: id } });
+    },
+  );
 
   it('serves GET /v1/openapi.json without a key, even with a bad Authorization header', async () => {
     for (const headers of [{}, { authorization: 'Bearer nonsense' }] as Record<string, string>[]) {

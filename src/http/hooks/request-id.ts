@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 /** Every request gets a fresh id (never the caller's), echoed as X-Request-Id on every reply and logged. */
@@ -18,4 +19,43 @@ export function registerCloseOnUnreadBody(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
     if (!request.raw.complete) reply.header('Connection', 'close');
   });
+}
+
+/** Node's parser errors that answer with their own status rather than 400. */
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'headers_too_large',
+    'The request headers are over 16 KB.',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'request_timeout',
+    'The request was not received in time.',
+  ],
+};
+
+/**
+ * Fastify's clientErrorHandler: a request Node's HTTP parser refuses (malformed, headers over 16 KB, too slow) never
+ * reaches a hook, so its answer is written here, in the error envelope and with an X-Request-Id like every other.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'Bad Request',
+    'bad_request',
+    'The request is not valid HTTP/1.1.',
+  ];
+  const id = generateRequestId();
+  const body = JSON.stringify({ error: { code, message, request_id: id } });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\n\r\n${body}`,
+  );
 }

@@ -35,6 +35,8 @@ export const RECORDING_CONTENT_TYPES = [
 
 export const MAX_RECORDING_BYTES = 209_715_200;
 
+const UUID_PATTERN = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+
 /** RFC 3339 with `Z` or a colon offset; ajv-formats' date-time alone accepts `+0100`, which the contract refuses. */
 export const RFC3339_PATTERN =
   '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$';
@@ -87,7 +89,8 @@ export const CreateCallRequestSchema = Type.Object(
     call_type: Type.Optional(
       nullable(Type.Unsafe<(typeof CALL_TYPES)[number]>({ type: 'string', enum: [...CALL_TYPES] })),
     ),
-    scorecard_id: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
+    // ajv's uuid format also takes a `urn:uuid:` prefix; the contract's string(uuid) is the bare form.
+    scorecard_id: Type.Optional(nullable(Type.String({ format: 'uuid', pattern: UUID_PATTERN }))),
     rep: Type.Optional(nullable(RepSchema)),
     participants: Type.Optional(nullable(Type.Array(ParticipantSchema, { maxItems: 50 }))),
     transcript: TranscriptSchema,
