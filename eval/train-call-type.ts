@@ -26,13 +26,12 @@ import {
   repoRoot,
   rowsIn,
   selectFeatures,
+  TRAINING,
   weightsModule,
   type AuthoredRecord,
 } from './word-model-training.js';
 
-const EPOCHS = 300;
-const LEARNING_RATE = 20;
-const L2 = 1e-5;
+const { epochs: EPOCHS, learningRate: LEARNING_RATE, l2: L2 } = TRAINING;
 
 interface Example extends AuthoredRecord {
   features: Set<string>;

@@ -27,13 +27,12 @@ import {
   repoRoot,
   rowsIn,
   selectFeatures,
+  TRAINING,
   weightsModule,
   type AuthoredRecord,
 } from './word-model-training.js';
 
-const EPOCHS = 300;
-const LEARNING_RATE = 20;
-const L2 = 1e-5;
+const { epochs: EPOCHS, learningRate: LEARNING_RATE, l2: L2 } = TRAINING;
 
 interface Example extends AuthoredRecord {
   label: string;
@@ -78,30 +77,18 @@ function train(examples: readonly Example[]): SpeakerModel {
   return model;
 }
 
+function emptyTally() {
+  return { withRep: 0, answered: 0, right: 0, abstained: 0, customer: 0, symmetric: 0, symmetricPicked: 0 };
+}
+
 function crossValidate(records: readonly AuthoredRecord[]): void {
   const examples = loadExamples(records);
   const pct = (a: number, n: number): string => `${((100 * a) / Math.max(1, n)).toFixed(1)}%`;
-  const total = {
-    withRep: 0,
-    answered: 0,
-    right: 0,
-    abstained: 0,
-    customer: 0,
-    symmetric: 0,
-    symmetricPicked: 0,
-  };
+  const total = emptyTally();
   console.log('author     calls  accuracy (answered)  abstention  customer picks  symmetric picked');
   for (const author of authorsOf(records)) {
     const model = train(examples.filter((ex) => ex.author !== author));
-    const t = {
-      withRep: 0,
-      answered: 0,
-      right: 0,
-      abstained: 0,
-      customer: 0,
-      symmetric: 0,
-      symmetricPicked: 0,
-    };
+    const t = emptyTally();
     const held = records.filter((r) => r.author === author);
     for (const { record } of held) {
       const pick =

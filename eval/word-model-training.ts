@@ -12,6 +12,9 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 /** The development sets, one per author (eval/run.ts lists the same files). */
 const DEVELOPMENT_SETS = ['', '-holdout', '-dev2', '-dev3', '-dev4', '-dev5', '-dev6'];
 
+/** Full-batch gradient descent, the same for both models: epochs, step and L2 penalty. */
+export const TRAINING = { epochs: 300, learningRate: 20, l2: 1e-5 } as const;
+
 /** A feature is kept when at least this many authors (sets) use it, in at least MIN_USES calls or speakers. */
 const MIN_AUTHORS = 3;
 const MIN_USES = 5;

@@ -105,14 +105,14 @@ describe('inferRepSpeaker with the word model', () => {
 
   it('does not pick on words alone a speaker whose phrases lean to the buyer', () => {
     const buyerTalk = dialogue([
-      ['Ada', 'What did you think of that vendor? Our budget is already stretched this year.'],
+      ['Ada', 'So what was your take on the supplier from this morning? Money is tight for us this year.'],
       [
         'Ben',
         "Same. We're currently using the old tool until December, and it's too expensive anyway. Our contract renews in the spring, so we have a few months. My team hates the reporting screens and the exports break every week.",
       ],
       [
         'Ada',
-        "We're evaluating two other tools too. My manager wants a comparison by the end of the quarter.",
+        'We are looking at two other tools as well. My boss wants them side by side before the quarter ends.',
       ],
       [
         'Ben',
