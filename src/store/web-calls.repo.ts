@@ -219,6 +219,7 @@ export async function findVisibleCall(db: Kysely<Database>, viewer: Viewer, id: 
       's.name as scorecard_name',
       'x.turns',
       'x.participants',
+      'x.speaker_signals',
     ])
     .where('c.id', '=', id)
     .where((eb) => visibleTo(eb as unknown as CallsEb, viewer))

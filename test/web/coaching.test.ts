@@ -129,6 +129,38 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     });
   });
 
+  describe('rep speaker', () => {
+    it('the call page says why inference named the rep speaker', async () => {
+      const segments = [
+        {
+          speaker: 'Speaker 1',
+          text: "I have a few minutes. We're currently using spreadsheets for routing.",
+        },
+        {
+          speaker: 'Speaker 2',
+          text: 'How are you handling delays today? What does a missed delivery window cost you?',
+        },
+        {
+          speaker: 'Speaker 1',
+          text: 'Honestly it costs us customers. Our budget is tight this quarter though.',
+        },
+        {
+          speaker: 'Speaker 2',
+          text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
+        },
+        { speaker: 'Speaker 1', text: 'Sure, send me the invite.' },
+      ];
+      const id = await createCall({ transcript: { segments } });
+      expect((await call(id)).speaker_source).toBe('inferred');
+      const page = await web['bob.stone@acme.test']!.get(`/calls/${id}`);
+      expect(page.status).toBe(200);
+      expect(page.text).toMatch(/class="sub speaker-reason">Seller-side phrases: [a-z ]+/);
+      // A speaker given by the client has no reason to show.
+      const given = await createCall();
+      expect((await web['bob.stone@acme.test']!.get(`/calls/${given}`)).text).not.toContain('speaker-reason');
+    });
+  });
+
   describe('managers', () => {
     it('a rep sees no manager actions and gets 404 for them', async () => {
       const id = await createCall();

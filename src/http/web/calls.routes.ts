@@ -17,6 +17,7 @@ import { sendPage } from './render.js';
 import { requireSignIn, viewerOf } from './session.js';
 import { CallPage, type CallCriterion, type CallResult, type CallTurn } from './views/call.js';
 import { ErrorPage, NOT_FOUND } from './views/errors.js';
+import { speakerReason } from './views/format.js';
 import { LibraryPage } from './views/library.js';
 import { loadCoaching } from './coaching/load.js';
 
@@ -57,14 +58,19 @@ export function decodeCursor(value: string): LibraryCursor | null {
   return null;
 }
 
-function parseJsonArray(text: string | null): unknown[] {
-  if (!text) return [];
+/** Stored JSON, or null when absent or unreadable (a page never fails on one bad column). */
+function parseJson(text: string | null): unknown {
+  if (!text) return null;
   try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value : [];
+    return JSON.parse(text) as unknown;
   } catch {
-    return [];
+    return null;
   }
+}
+
+function parseJsonArray(text: string | null): unknown[] {
+  const value = parseJson(text);
+  return Array.isArray(value) ? value : [];
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -197,6 +203,7 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
         call: {
           ...call,
           speaker_confidence: call.speaker_confidence === null ? null : Number(call.speaker_confidence),
+          speaker_reason: speakerReason(parseJson(call.speaker_signals)),
         },
         participants,
         turns,

@@ -68,6 +68,8 @@ export interface CallPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'c
     rep_speaker: string;
     speaker_source: string | null;
     speaker_confidence: number | null;
+    /** Why inference named this speaker (format.ts speakerReason), when it did. */
+    speaker_reason: string | null;
     occurred_at: string | null;
     created_at: string;
     rep_name: string;
@@ -225,6 +227,13 @@ export function CallPage(props: CallPageProps): JSX.Element {
             <span class="sub" safe>
               {`— ${speakerSourceLabel(call.speaker_source)}${confidence}`}
             </span>
+            {call.speaker_reason ? (
+              <span class="sub speaker-reason" safe>
+                {call.speaker_reason}
+              </span>
+            ) : (
+              ''
+            )}
           </dd>
         </div>
         {call.provider ? (

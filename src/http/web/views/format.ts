@@ -76,3 +76,26 @@ export function scoreBand(score0to100: number): 'high' | 'mid' | 'low' {
   if (score0to100 >= 50) return 'mid';
   return 'low';
 }
+
+/**
+ * Why inference named the rep speaker, in a line a coach can read, from the signals stored with the call
+ * (infer-speaker.ts, model-inferrer.ts): the strongest cue phrases of the pick, or the word model's or the LLM's
+ * rating. Null when the signals are absent or of an unknown shape.
+ */
+export function speakerReason(signals: unknown): string | null {
+  if (typeof signals !== 'object' || signals === null) return null;
+  const s = signals as Record<string, unknown>;
+  const percent = (v: unknown): string => `${Math.round(Number(v) * 100)}%`;
+  if (s.decided_by === 'word_model')
+    return `Their words sound like a rep's (${percent(s.rep_likelihood)}); no other speaker's do (at most ${percent(s.strongest_other)}).`;
+  if (s.method === 'model') return `Chosen by the language model (${percent(s.confidence)}).`;
+  const winner = s.winner as { cues?: Record<string, number> } | undefined;
+  if (s.method !== 'heuristic' || typeof winner?.cues !== 'object') return null;
+  const cues = Object.entries(winner.cues)
+    .filter(([name]) => name.startsWith('seller.'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([name, n]) => `${name.slice('seller.'.length).replace(/_/g, ' ')}${n > 1 ? ` ×${n}` : ''}`);
+  const lead = s.decided_by === 'runs_call' ? ' They run the call (agenda, next steps, terms).' : '';
+  return cues.length > 0 ? `Seller-side phrases: ${cues.join(', ')}.${lead}` : lead.trim() || null;
+}
