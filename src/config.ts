@@ -137,6 +137,14 @@ function baseUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** The API's official base ends in `/v1` (spec "Base address"): `Location` and `upload_url` are built on it. */
+function apiBaseUrl(env: Env, fallback: string): string {
+  const base = baseUrl(env, 'PUBLIC_API_BASE_URL', fallback);
+  if (!new URL(base).pathname.endsWith('/v1'))
+    throw new ConfigError(`PUBLIC_API_BASE_URL must end in /v1 (the contract's base address), got "${base}"`);
+  return base;
+}
+
 /** The start-up message for RECORDINGS_STORE=s3 without a bucket. */
 export const S3_BUCKET_REQUIRED =
   'RECORDINGS_STORE=s3 needs S3_BUCKET (the bucket recordings are uploaded to); set S3_BUCKET, plus S3_REGION and ' +
@@ -154,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || `callscore:${env.SERVICE_ENV || 'production'}:`,
-    publicApiBaseUrl: baseUrl(env, 'PUBLIC_API_BASE_URL', `http://localhost:${port}/v1`),
+    publicApiBaseUrl: apiBaseUrl(env, `http://localhost:${port}/v1`),
     publicAppBaseUrl: baseUrl(env, 'PUBLIC_APP_BASE_URL', `http://localhost:${port}`),
     serviceEnv: oneOf(env, 'SERVICE_ENV', ['production', 'staging'] as const, 'production'),
     recordingsStore,

@@ -43,6 +43,7 @@ describe('configuration from the environment', () => {
     [{ PORT: 'abc' }, 'PORT must be an integer'],
     [{ PUBLIC_API_BASE_URL: 'api.example.com/v1' }, 'PUBLIC_API_BASE_URL must be an absolute http(s) URL'],
     [{ PUBLIC_API_BASE_URL: 'ftp://example.com/v1' }, 'PUBLIC_API_BASE_URL must be an absolute http(s) URL'],
+    [{ PUBLIC_API_BASE_URL: 'https://gw.example.com/callscore' }, 'PUBLIC_API_BASE_URL must end in /v1'],
     [
       { PUBLIC_APP_BASE_URL: 'https://app.example.com/?x=1' },
       'PUBLIC_APP_BASE_URL must be an absolute http(s) URL',

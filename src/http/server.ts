@@ -121,6 +121,11 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
           done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
         }
       });
+      // Fastify answers HEAD on every GET route; the contract has no HEAD, and a method it does not list on a known
+      // path is route_not_found, with or without a key (DESIGN 4). Registered before authentication.
+      v1.addHook('onRequest', async (request, reply) => {
+        if (request.method === 'HEAD') return notFound(request, reply);
+      });
       registerApiAuth(v1, {
         store: deps.store,
         limiter: deps.limiter,

@@ -65,6 +65,17 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
     expect([res.status, res.body.error.code]).toEqual([422, 'validation_failed']);
   });
 
+  it('answers HEAD with 404 on every API path, before authentication', async () => {
+    const created = await t.api('POST', '/v1/calls', { body: callBody() });
+    for (const path of [`/v1/calls/${created.body.id}`, '/v1/openapi.json'])
+      for (const key of [KEYS.full, null]) {
+        const res = await t.api('HEAD', path, { key });
+        expect(res.status, `HEAD ${path}`).toBe(404);
+        expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+        expect(res.headers.get('ratelimit-remaining')).toBeNull();
+      }
+  });
+
   it.each([
     ['GET', '/v1/nothing-here'],
     ['DELETE', '/v1/calls/00000000-0000-4000-8000-000000000000'],

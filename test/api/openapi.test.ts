@@ -57,6 +57,55 @@ describe('OpenAPI document', () => {
     expect(created.content['application/json'].schema.properties.headers).toBeUndefined();
   });
 
+  it('lists the error codes of each status, declares 503 and the rate-limit headers on every operation', async () => {
+    const doc = (await printOpenApi(loadConfig({}))) as any;
+    const responses = (path: string, method: string) => doc.paths[path][method].responses;
+    const codes = (r: any): string[] =>
+      r.content['application/json'].schema.properties.error.properties.code.examples;
+    expect(codes(responses('/v1/calls', 'post')['422'])).toEqual(
+      expect.arrayContaining([
+        'validation_failed',
+        'unknown_field',
+        'rep_speaker_undetermined',
+        'scorecard_not_found',
+      ]),
+    );
+    expect(codes(responses('/v1/calls', 'post')['503'])).toEqual([
+      'service_unavailable',
+      'inference_unavailable',
+    ]);
+    expect(codes(responses('/v1/calls/{id}', 'get')['404'])).toEqual(['not_found']);
+    expect(codes(responses('/v1/recordings', 'post')['422'])).toEqual(
+      expect.arrayContaining(['recording_too_large', 'recording_type_not_supported']),
+    );
+    expect(responses('/v1/calls', 'post')['401'].description).toBe(
+      'Error (401): invalid_api_key, api_key_revoked, api_key_owner_inactive.',
+    );
+    for (const [path, method] of [
+      ['/v1/calls', 'post'],
+      ['/v1/calls/{id}', 'get'],
+      ['/v1/recordings', 'post'],
+    ] as const) {
+      expect(Object.keys(responses(path, method))).toEqual(
+        expect.arrayContaining(['401', '403', '429', '500', '503']),
+      );
+      for (const response of Object.values(responses(path, method)) as any[])
+        expect(Object.keys(response.headers)).toEqual(
+          expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining']),
+        );
+    }
+  });
+
+  it('keeps the path of the official base in the server URL (paths carry /v1)', async () => {
+    const doc = (await printOpenApi(
+      loadConfig({ PUBLIC_API_BASE_URL: 'https://gw.example.com/callscore/v1' }),
+    )) as any;
+    expect(doc.servers[0].url).toBe('https://gw.example.com/callscore');
+    expect((await printOpenApi(loadConfig({}))) as any).toMatchObject({
+      servers: [{ url: 'http://localhost:8080' }],
+    });
+  });
+
   it('passes redocly lint with no errors', async () => {
     const doc = await printOpenApi(loadConfig({}));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-openapi-'));

@@ -17,8 +17,8 @@ export const OPENAPI_DOCUMENT = (publicApiBaseUrl: string): SwaggerOptions => ({
         'Accepts finished sales calls with a transcript and queues them for scoring. Returns ids, statuses and links to the web application; never scores or transcript text.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Callscore' },
     },
-    // The server URL is the host: paths carry the /v1 prefix.
-    servers: [{ url: new URL(publicApiBaseUrl).origin, description: 'Official base' }],
+    // Paths carry the /v1 prefix, so the server URL is the official base without it (keeping a gateway's path).
+    servers: [{ url: publicApiBaseUrl.replace(/\/v1$/, ''), description: 'Official base' }],
     tags: [
       { name: 'calls', description: 'Create calls and read their status' },
       { name: 'recordings', description: 'Upload optional recordings for playback' },

@@ -4,6 +4,7 @@
  * so a validation error names one problem instead of one per branch.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { CALL_TYPES } from '../../ingest/classify-call.js';
 
 function nullable<T extends TSchema>(schema: T) {
@@ -210,16 +211,62 @@ export function successResponse<T extends TSchema>(schema: T, description: strin
   return { ...schema, description, headers: { ...REQUEST_ID_HEADER, ...headers } };
 }
 
-/** Error responses of an operation, keyed by status, for the OpenAPI document. */
-export function errorResponses(...statuses: number[]): Record<number, typeof ErrorSchema> {
-  return Object.fromEntries(
-    statuses.map((s) => [
-      s,
-      {
-        ...ErrorSchema,
-        description: `Error (${s})`,
-        headers: { ...REQUEST_ID_HEADER, ...(s === 429 || s === 503 ? RETRY_AFTER_HEADER : {}) },
+/** Sent on every response of an authenticated operation (src/rate-limit/limiter.ts). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { type: 'integer', description: 'Requests allowed per window.' },
+  'RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window.' },
+  'RateLimit-Reset': { type: 'integer', description: 'Seconds until the window resets.' },
+  'RateLimit-Policy': { type: 'string', description: 'The policy, as `limit;w=seconds`.' },
+} as const;
+
+/** What any authenticated operation can answer: authentication, scopes, limits, and a server or database fault. */
+const COMMON_ERROR_CODES: readonly ErrorCode[] = [
+  'invalid_api_key',
+  'api_key_revoked',
+  'api_key_owner_inactive',
+  'insufficient_scope',
+  'feature_not_enabled',
+  'account_suspended',
+  'payment_required',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+];
+
+/**
+ * An authenticated operation's responses for the OpenAPI document: its success responses with the rate-limit
+ * headers added, and one error response per status with the codes it can carry (the set stays open: clients
+ * tolerate unknown codes, so the codes are listed as examples and in the description, not as an enum).
+ */
+export function authenticatedResponses(
+  successes: Record<number, object>,
+  ...codes: ErrorCode[]
+): Record<number, object> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...COMMON_ERROR_CODES, ...codes]) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, object> = {};
+  for (const [status, response] of Object.entries(successes) as unknown as [number, { headers?: object }][])
+    responses[status] = { ...response, headers: { ...response.headers, ...RATE_LIMIT_HEADERS } };
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const error = ErrorSchema.properties.error;
+    responses[status] = {
+      ...ErrorSchema,
+      properties: {
+        error: {
+          ...error,
+          properties: { ...error.properties, code: { ...error.properties.code, examples: list } },
+        },
       },
-    ]),
-  );
+      description: `Error (${status}): ${list.join(', ')}.`,
+      headers: {
+        ...REQUEST_ID_HEADER,
+        ...RATE_LIMIT_HEADERS,
+        ...(status === 429 || status === 503 ? RETRY_AFTER_HEADER : {}),
+      },
+    };
+  }
+  return responses;
 }
