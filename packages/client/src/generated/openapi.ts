@@ -160,6 +160,14 @@ export interface operations {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -195,6 +203,14 @@ export interface operations {
           'X-Request-Id'?: string;
           /** @description The call's absolute URL on the official API base. */
           Location?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -223,17 +239,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (400) */
+      /** @description Error (400): invalid_json. */
       400: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example invalid_json
+               */
               code: string;
               message: string;
               request_id: string;
@@ -245,17 +272,30 @@ export interface operations {
           };
         };
       };
-      /** @description Error (401) */
+      /** @description Error (401): invalid_api_key, api_key_revoked, api_key_owner_inactive. */
       401: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example invalid_api_key
+               * @example api_key_revoked
+               * @example api_key_owner_inactive
+               */
               code: string;
               message: string;
               request_id: string;
@@ -267,17 +307,31 @@ export interface operations {
           };
         };
       };
-      /** @description Error (403) */
+      /** @description Error (403): insufficient_scope, feature_not_enabled, account_suspended, payment_required. */
       403: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example insufficient_scope
+               * @example feature_not_enabled
+               * @example account_suspended
+               * @example payment_required
+               */
               code: string;
               message: string;
               request_id: string;
@@ -289,17 +343,29 @@ export interface operations {
           };
         };
       };
-      /** @description Error (409) */
+      /** @description Error (409): external_id_conflict, recording_already_used. */
       409: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example external_id_conflict
+               * @example recording_already_used
+               */
               code: string;
               message: string;
               request_id: string;
@@ -311,17 +377,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (413) */
+      /** @description Error (413): payload_too_large. */
       413: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example payload_too_large
+               */
               code: string;
               message: string;
               request_id: string;
@@ -333,17 +410,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (415) */
+      /** @description Error (415): unsupported_media_type. */
       415: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example unsupported_media_type
+               */
               code: string;
               message: string;
               request_id: string;
@@ -355,17 +443,44 @@ export interface operations {
           };
         };
       };
-      /** @description Error (422) */
+      /** @description Error (422): validation_failed, unknown_field, transcript_unlabeled, transcript_too_long, rep_not_found, rep_inactive, rep_ambiguous, rep_no_team, rep_pending_activation, rep_speaker_not_found, rep_speaker_ambiguous, rep_speaker_undetermined, recording_not_found, scorecard_not_found, scorecard_not_configured, scorecard_rule_unavailable, team_not_configured. */
       422: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example validation_failed
+               * @example unknown_field
+               * @example transcript_unlabeled
+               * @example transcript_too_long
+               * @example rep_not_found
+               * @example rep_inactive
+               * @example rep_ambiguous
+               * @example rep_no_team
+               * @example rep_pending_activation
+               * @example rep_speaker_not_found
+               * @example rep_speaker_ambiguous
+               * @example rep_speaker_undetermined
+               * @example recording_not_found
+               * @example scorecard_not_found
+               * @example scorecard_not_configured
+               * @example scorecard_rule_unavailable
+               * @example team_not_configured
+               */
               code: string;
               message: string;
               request_id: string;
@@ -377,11 +492,19 @@ export interface operations {
           };
         };
       };
-      /** @description Error (429) */
+      /** @description Error (429): rate_limited. */
       429: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -389,7 +512,10 @@ export interface operations {
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example rate_limited
+               */
               code: string;
               message: string;
               request_id: string;
@@ -401,17 +527,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (500) */
+      /** @description Error (500): internal_error. */
       500: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example internal_error
+               */
               code: string;
               message: string;
               request_id: string;
@@ -423,11 +560,19 @@ export interface operations {
           };
         };
       };
-      /** @description Error (503) */
+      /** @description Error (503): service_unavailable, inference_unavailable. */
       503: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -435,7 +580,11 @@ export interface operations {
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example service_unavailable
+               * @example inference_unavailable
+               */
               code: string;
               message: string;
               request_id: string;
@@ -466,6 +615,14 @@ export interface operations {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -503,17 +660,30 @@ export interface operations {
           };
         };
       };
-      /** @description Error (401) */
+      /** @description Error (401): invalid_api_key, api_key_revoked, api_key_owner_inactive. */
       401: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example invalid_api_key
+               * @example api_key_revoked
+               * @example api_key_owner_inactive
+               */
               code: string;
               message: string;
               request_id: string;
@@ -525,17 +695,31 @@ export interface operations {
           };
         };
       };
-      /** @description Error (403) */
+      /** @description Error (403): insufficient_scope, feature_not_enabled, account_suspended, payment_required. */
       403: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example insufficient_scope
+               * @example feature_not_enabled
+               * @example account_suspended
+               * @example payment_required
+               */
               code: string;
               message: string;
               request_id: string;
@@ -547,17 +731,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (404) */
+      /** @description Error (404): not_found. */
       404: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example not_found
+               */
               code: string;
               message: string;
               request_id: string;
@@ -569,11 +764,19 @@ export interface operations {
           };
         };
       };
-      /** @description Error (429) */
+      /** @description Error (429): rate_limited. */
       429: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -581,7 +784,10 @@ export interface operations {
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example rate_limited
+               */
               code: string;
               message: string;
               request_id: string;
@@ -593,17 +799,63 @@ export interface operations {
           };
         };
       };
-      /** @description Error (500) */
+      /** @description Error (500): internal_error. */
       500: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example internal_error
+               */
+              code: string;
+              message: string;
+              request_id: string;
+              fields?: {
+                field: string;
+                message: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Error (503): service_unavailable. */
+      503: {
+        headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description Open enum of error codes.
+               * @example service_unavailable
+               */
               code: string;
               message: string;
               request_id: string;
@@ -657,6 +909,14 @@ export interface operations {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -677,17 +937,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (400) */
+      /** @description Error (400): invalid_json. */
       400: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example invalid_json
+               */
               code: string;
               message: string;
               request_id: string;
@@ -699,17 +970,30 @@ export interface operations {
           };
         };
       };
-      /** @description Error (401) */
+      /** @description Error (401): invalid_api_key, api_key_revoked, api_key_owner_inactive. */
       401: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example invalid_api_key
+               * @example api_key_revoked
+               * @example api_key_owner_inactive
+               */
               code: string;
               message: string;
               request_id: string;
@@ -721,17 +1005,31 @@ export interface operations {
           };
         };
       };
-      /** @description Error (403) */
+      /** @description Error (403): insufficient_scope, feature_not_enabled, account_suspended, payment_required. */
       403: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example insufficient_scope
+               * @example feature_not_enabled
+               * @example account_suspended
+               * @example payment_required
+               */
               code: string;
               message: string;
               request_id: string;
@@ -743,17 +1041,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (413) */
+      /** @description Error (413): payload_too_large. */
       413: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example payload_too_large
+               */
               code: string;
               message: string;
               request_id: string;
@@ -765,17 +1074,28 @@ export interface operations {
           };
         };
       };
-      /** @description Error (415) */
+      /** @description Error (415): unsupported_media_type. */
       415: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example unsupported_media_type
+               */
               code: string;
               message: string;
               request_id: string;
@@ -787,17 +1107,31 @@ export interface operations {
           };
         };
       };
-      /** @description Error (422) */
+      /** @description Error (422): validation_failed, unknown_field, recording_too_large, recording_type_not_supported. */
       422: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example validation_failed
+               * @example unknown_field
+               * @example recording_too_large
+               * @example recording_type_not_supported
+               */
               code: string;
               message: string;
               request_id: string;
@@ -809,11 +1143,19 @@ export interface operations {
           };
         };
       };
-      /** @description Error (429) */
+      /** @description Error (429): rate_limited. */
       429: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -821,7 +1163,10 @@ export interface operations {
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example rate_limited
+               */
               code: string;
               message: string;
               request_id: string;
@@ -833,17 +1178,63 @@ export interface operations {
           };
         };
       };
-      /** @description Error (500) */
+      /** @description Error (500): internal_error. */
       500: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
           'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             error: {
-              /** @description Open enum of error codes. */
+              /**
+               * @description Open enum of error codes.
+               * @example internal_error
+               */
+              code: string;
+              message: string;
+              request_id: string;
+              fields?: {
+                field: string;
+                message: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Error (503): service_unavailable. */
+      503: {
+        headers: {
+          /** @description Unique per request; equals error.request_id on errors. */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the window. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the window resets. */
+          'RateLimit-Reset'?: number;
+          /** @description The policy, as `limit;w=seconds`. */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /**
+               * @description Open enum of error codes.
+               * @example service_unavailable
+               */
               code: string;
               message: string;
               request_id: string;
