@@ -91,4 +91,31 @@ describe('SCORECARD_TEMPLATES', () => {
     expect(high.score).toBeGreaterThan(80);
     expect(low.score).toBeLessThan(30);
   });
+
+  it('discovery\'s pain criterion does not count a courteous "no problem", and counts real pain questions', async () => {
+    const discovery = SCORECARD_TEMPLATES.find((t) => t.key === 'discovery')!;
+    const pain = discovery.criteria.filter((c) => c.key === 'uncovers_pain');
+    const turns = (...repLines: string[]): Turn[] =>
+      repLines.flatMap((text, i) => [
+        { speaker: 'Sam', text, start_ms: i * 20_000 },
+        { speaker: 'Pat', text: 'Sure, go on.', start_ms: i * 20_000 + 10_000 },
+      ]);
+    const [courtesy] = await createRulesScorer().scoreCriteria({
+      criteria: pain,
+      turns: turns('No problem at all.', 'No problem, happy to wait.', 'Thanks, no problems on my side.'),
+      repLabel: 'Sam',
+      callType: 'discovery',
+    });
+    expect(courtesy!.score).toBe(0);
+    const [asked] = await createRulesScorer().scoreCriteria({
+      criteria: pain,
+      turns: turns(
+        'What is the biggest problem with the current process?',
+        'Where do your teams struggle most?',
+      ),
+      repLabel: 'Sam',
+      callType: 'discovery',
+    });
+    expect(asked!.score).toBe(1);
+  });
 });

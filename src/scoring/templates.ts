@@ -204,8 +204,12 @@ export const SCORECARD_TEMPLATES: ScorecardTemplate[] = [
           any: [
             'challenge',
             'challenges',
-            'problem',
-            'problems',
+            // Never the bare word: a rep's courteous "no problem" is not pain uncovered.
+            'the problem',
+            'biggest problem',
+            'what problems',
+            'any problems',
+            'problems with',
             'pain point',
             'pain points',
             'struggle',
