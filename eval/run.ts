@@ -2,7 +2,7 @@
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
- * (written after the first heuristics, read since), -dev2 … -dev7; blind held-out sets -holdout2 … -holdout7 (never
+ * (written after the first heuristics, read since), -dev2 … -dev9; blind held-out sets -holdout2 … -holdout9 (never
  * read, aggregates only); each skipped while its file is absent. Also the shared public transcripts read in place
  * from ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the
  * first 1–2 turns cut so the customer speaks first (computed here).
@@ -253,6 +253,10 @@ function main(): number {
     own('holdout6', true),
     own('dev7'),
     own('holdout7', true),
+    own('dev8'),
+    own('holdout8', true),
+    own('dev9'),
+    own('holdout9', true),
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
