@@ -10,7 +10,18 @@ import { readSet, type DialogueRecord } from './dialogues.js';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The development sets, one per author (eval/run.ts lists the same files). */
-const DEVELOPMENT_SETS = ['', '-holdout', '-dev2', '-dev3', '-dev4', '-dev5', '-dev6', '-dev7'];
+const DEVELOPMENT_SETS = [
+  '',
+  '-holdout',
+  '-dev2',
+  '-dev3',
+  '-dev4',
+  '-dev5',
+  '-dev6',
+  '-dev7',
+  '-dev8',
+  '-dev9',
+];
 
 /** Full-batch gradient descent, the same for both models: epochs, step and L2 penalty. */
 export const TRAINING = { epochs: 300, learningRate: 20, l2: 1e-5 } as const;
