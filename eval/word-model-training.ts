@@ -115,7 +115,7 @@ export function weightsModule(
   command: string,
   model: {
     names: readonly string[];
-    weights: Float64Array;
+    weights: Float32Array | Float64Array;
     bias: readonly number[];
     classes?: readonly string[];
   },

@@ -13,6 +13,7 @@ import {
   decodeWeights,
   FeatureRows,
   forEachWordFeature,
+  splitFeatureNames,
   wordsOf,
   type WordIndex,
 } from './word-features.js';
@@ -20,7 +21,7 @@ import {
 export interface CallTypeModel {
   index: WordIndex;
   /** Row-major: `classes.length` weights per feature. */
-  weights: Float64Array;
+  weights: Float32Array | Float64Array;
   bias: readonly number[];
   classes: readonly string[];
 }
@@ -57,7 +58,7 @@ export function callFeatureRows(
 /** A model from its feature names and parameters. */
 export function buildCallTypeModel(
   names: readonly string[],
-  weights: Float64Array,
+  weights: Float32Array | Float64Array,
   bias: readonly number[],
   classes: readonly string[],
 ): CallTypeModel {
@@ -78,9 +79,18 @@ export function callTypeLogits(model: CallTypeModel, rows: readonly number[]): n
   return logits;
 }
 
-export const CALL_TYPE_MODEL: CallTypeModel = buildCallTypeModel(
-  CALL_TYPE_WEIGHTS.features === '' ? [] : CALL_TYPE_WEIGHTS.features.split('\n'),
-  decodeWeights(CALL_TYPE_WEIGHTS.weights, CALL_TYPE_WEIGHTS.step),
-  CALL_TYPE_WEIGHTS.bias,
-  CALL_TYPE_WEIGHTS.classes,
-);
+let shipped: CallTypeModel | null = null;
+
+/**
+ * The shipped model (call-type-weights.ts), decoded on first use: a process that never classifies (clients send
+ * call_type, a `callscore worker`) does not hold it.
+ */
+export function shippedCallTypeModel(): CallTypeModel {
+  shipped ??= buildCallTypeModel(
+    splitFeatureNames(CALL_TYPE_WEIGHTS.features),
+    decodeWeights(CALL_TYPE_WEIGHTS.weights, CALL_TYPE_WEIGHTS.step),
+    CALL_TYPE_WEIGHTS.bias,
+    CALL_TYPE_WEIGHTS.classes,
+  );
+  return shipped;
+}

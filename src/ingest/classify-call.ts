@@ -9,7 +9,12 @@
  * Linear time: one scan per turn with a few combined, precompiled regular expressions, plus a few per-turn tests.
  */
 import { combineCueFamilies, forEachCue } from './cue-patterns.js';
-import { CALL_TYPE_MODEL, callFeatureRows, callTypeLogits, type CallTypeModel } from './call-type-model.js';
+import {
+  callFeatureRows,
+  callTypeLogits,
+  shippedCallTypeModel,
+  type CallTypeModel,
+} from './call-type-model.js';
 import { normalizeForCues as normalize } from './cue-text.js';
 import type { Turn } from './transcript.js';
 import { softmax } from './word-features.js';
@@ -1141,7 +1146,7 @@ function addPitchEvidence(scores: Scores, call: CallReading): void {
 export function classifyCall(
   turns: Turn[],
   repLabel: string | null,
-  model: CallTypeModel = CALL_TYPE_MODEL,
+  model: CallTypeModel = shippedCallTypeModel(),
 ): Classification {
   const call = readCall(turns, repLabel);
   const scores = call.cueScores;

@@ -16,7 +16,12 @@
  */
 import { combineCueFamilies, forEachCue } from './cue-patterns.js';
 import { normalizeForCues as normalize } from './cue-text.js';
-import { likelihoodsOf, SPEAKER_MODEL, speakerFeatureRows, type SpeakerModel } from './speaker-model.js';
+import {
+  likelihoodsOf,
+  shippedSpeakerModel,
+  speakerFeatureRows,
+  type SpeakerModel,
+} from './speaker-model.js';
 import type { Turn } from './transcript.js';
 
 export interface InferenceResult {
@@ -970,7 +975,7 @@ function byNetThenLabel(a: SpeakerEvidence, b: SpeakerEvidence): number {
 export function inferRepSpeaker(
   turns: Turn[],
   options: { excludedLabels: ReadonlySet<string> },
-  model: SpeakerModel = SPEAKER_MODEL,
+  model: SpeakerModel = shippedSpeakerModel(),
 ): InferenceResult | null {
   const evidence = collectEvidence(turns);
   const reading = readRepSpeaker(turns, evidence, options);

@@ -13,13 +13,14 @@ import {
   FeatureRows,
   forEachWordFeature,
   sigmoid,
+  splitFeatureNames,
   wordsOf,
   type WordIndex,
 } from './word-features.js';
 
 export interface SpeakerModel {
   index: WordIndex;
-  weights: Float64Array;
+  weights: Float32Array | Float64Array;
   bias: number;
 }
 
@@ -64,15 +65,21 @@ export function likelihoodsOf(
 
 export function buildSpeakerModel(
   names: readonly string[],
-  weights: Float64Array,
+  weights: Float32Array | Float64Array,
   bias: number,
 ): SpeakerModel {
   if (weights.length !== names.length) throw new Error('speaker weights do not match their feature list');
   return { index: buildWordIndex(names), weights, bias };
 }
 
-export const SPEAKER_MODEL: SpeakerModel = buildSpeakerModel(
-  SPEAKER_WEIGHTS.features === '' ? [] : SPEAKER_WEIGHTS.features.split('\n'),
-  decodeWeights(SPEAKER_WEIGHTS.weights, SPEAKER_WEIGHTS.step),
-  SPEAKER_WEIGHTS.bias[0] ?? 0,
-);
+let shipped: SpeakerModel | null = null;
+
+/** The shipped model (speaker-weights.ts), decoded on first use, as shippedCallTypeModel. */
+export function shippedSpeakerModel(): SpeakerModel {
+  shipped ??= buildSpeakerModel(
+    splitFeatureNames(SPEAKER_WEIGHTS.features),
+    decodeWeights(SPEAKER_WEIGHTS.weights, SPEAKER_WEIGHTS.step),
+    SPEAKER_WEIGHTS.bias[0] ?? 0,
+  );
+  return shipped;
+}

@@ -33,25 +33,37 @@ export interface WordIndex {
   pairRows: ReadonlyMap<string, ReadonlyMap<number, number>>;
 }
 
+/** The feature names of a weights module, one per line ('' when it has none). */
+export function splitFeatureNames(joined: string): string[] {
+  return joined === '' ? [] : joined.split('\n');
+}
+
 export function buildWordIndex(names: readonly string[]): WordIndex {
-  const parsed = names.map((name) => {
-    const colon = name.indexOf(':');
-    return { prefix: name.slice(0, colon), grams: name.slice(colon + 1).split(' ') };
-  });
   const words = new Map<string, number>();
-  for (const { grams } of parsed) for (const w of grams) if (!words.has(w)) words.set(w, words.size);
+  const idOf = (word: string): number => {
+    let id = words.get(word);
+    if (id === undefined) words.set(word, (id = words.size));
+    return id;
+  };
+  // Two passes (ids first, then rows) so the per-side word tables are sized once, without intermediate objects.
+  const parts = names.map((name) => {
+    const colon = name.indexOf(':');
+    const space = name.indexOf(' ', colon);
+    return space < 0
+      ? ([name.slice(0, colon), idOf(name.slice(colon + 1)), -1] as const)
+      : ([name.slice(0, colon), idOf(name.slice(colon + 1, space)), idOf(name.slice(space + 1))] as const);
+  });
   const wordRows = new Map<string, Int32Array>();
   const pairRows = new Map<string, Map<number, number>>();
-  parsed.forEach(({ prefix, grams }, row) => {
-    const ids = grams.map((w) => words.get(w)!);
-    if (ids.length === 1) {
+  parts.forEach(([prefix, first, second], row) => {
+    if (second < 0) {
       let rows = wordRows.get(prefix);
       if (rows === undefined) wordRows.set(prefix, (rows = new Int32Array(words.size).fill(-1)));
-      rows[ids[0]!] = row;
+      rows[first] = row;
     } else {
       let rows = pairRows.get(prefix);
       if (rows === undefined) pairRows.set(prefix, (rows = new Map()));
-      rows.set(ids[0]! * words.size + ids[1]!, row);
+      rows.set(first * words.size + second, row);
     }
   });
   return { names, words, wordRows, pairRows };
@@ -90,11 +102,12 @@ export class FeatureRows {
   }
 }
 
-/** Weights stored as little-endian int16 in base64, in steps of `step`. */
-export function decodeWeights(base64: string, step: number): Float64Array {
+/** Weights stored as little-endian int16 in base64, in steps of `step` (float32 holds them exactly enough). */
+export function decodeWeights(base64: string, step: number): Float32Array {
   const bytes = Buffer.from(base64, 'base64');
-  const weights = new Float64Array(bytes.length / 2);
-  for (let i = 0; i < weights.length; i++) weights[i] = bytes.readInt16LE(2 * i) * step;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const weights = new Float32Array(bytes.length / 2);
+  for (let i = 0; i < weights.length; i++) weights[i] = view.getInt16(2 * i, true) * step;
   return weights;
 }
 
