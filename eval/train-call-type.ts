@@ -81,6 +81,8 @@ function train(examples: readonly Example[]): CallTypeModel {
 
 function crossValidate(examples: readonly Example[]): void {
   let correct = 0;
+  /** label → predicted, over every author's misses. */
+  const misses = new Map<string, number>();
   for (const author of authorsOf(examples)) {
     const model = train(examples.filter((ex) => ex.author !== author));
     const held = examples.filter((ex) => ex.author === author);
@@ -88,6 +90,8 @@ function crossValidate(examples: readonly Example[]): void {
     for (const { record } of held) {
       const type = classifyCall(toTurns(record.segments), record.rep_speaker, model).callType;
       if ((record.meta.call_type_acceptable ?? [record.call_type]).includes(type)) right++;
+      else
+        misses.set(`${record.call_type} → ${type}`, (misses.get(`${record.call_type} → ${type}`) ?? 0) + 1);
     }
     correct += right;
     console.log(
@@ -97,6 +101,8 @@ function crossValidate(examples: readonly Example[]): void {
   console.log(
     `all       ${String(examples.length).padStart(4)} calls  ${((100 * correct) / examples.length).toFixed(1)}%`,
   );
+  const top = [...misses].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(`most frequent misses: ${top.map(([pair, n]) => `${pair} ×${n}`).join(', ')}`);
   // Out of domain: chats persuading a stranger to give to a charity, labelled cold calls; never trained on.
   const outside = readSet(path.join(repoRoot, '../shared/data/transcripts/persuasionforgood.jsonl'));
   const model = train(examples);
