@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
-import { KEYS, SCORECARDS, callBody, sampleSegments } from '../helpers/workspace.js';
+import { KEYS, SCORECARDS, callBody, inferableSegments, sampleSegments } from '../helpers/workspace.js';
 
 describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
   let t: TestApp;
@@ -276,27 +276,7 @@ describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
   });
 
   it('infers the rep speaker from the dialogue when nothing else decides (rep speaks second)', async () => {
-    const segments = [
-      { speaker: 'Speaker 1', text: 'Hello, this is Dana speaking.' },
-      {
-        speaker: 'Speaker 2',
-        text: 'Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?',
-      },
-      { speaker: 'Speaker 1', text: "I have a few minutes. We're currently using spreadsheets for routing." },
-      {
-        speaker: 'Speaker 2',
-        text: 'How are you handling delays today? What does a missed delivery window cost you?',
-      },
-      {
-        speaker: 'Speaker 1',
-        text: 'Honestly it costs us customers. Our budget is tight this quarter though.',
-      },
-      {
-        speaker: 'Speaker 2',
-        text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
-      },
-      { speaker: 'Speaker 1', text: 'Sure, send me the invite.' },
-    ];
+    const segments = inferableSegments();
     const res = await t.api('POST', '/v1/calls', {
       body: callBody({ call_type: null, transcript: { segments } }),
     });

@@ -128,6 +128,34 @@ export function sampleSegments(suffix = '') {
   ];
 }
 
+/**
+ * A cold call with generic labels where the rep ("Speaker 2") speaks second and no name or email names them: only
+ * inference from the dialogue can find the rep speaker.
+ */
+export function inferableSegments() {
+  return [
+    { speaker: 'Speaker 1', text: 'Hello, this is Dana speaking.' },
+    {
+      speaker: 'Speaker 2',
+      text: 'Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?',
+    },
+    { speaker: 'Speaker 1', text: "I have a few minutes. We're currently using spreadsheets for routing." },
+    {
+      speaker: 'Speaker 2',
+      text: 'How are you handling delays today? What does a missed delivery window cost you?',
+    },
+    {
+      speaker: 'Speaker 1',
+      text: 'Honestly it costs us customers. Our budget is tight this quarter though.',
+    },
+    {
+      speaker: 'Speaker 2',
+      text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
+    },
+    { speaker: 'Speaker 1', text: 'Sure, send me the invite.' },
+  ];
+}
+
 /** A valid request; each call gets its own external_id and its own transcript, so tests never collide. */
 export function callBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const unique = Math.random().toString(36).slice(2);

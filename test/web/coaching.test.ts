@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
-import { KEYS, SCORECARDS, callBody } from '../helpers/workspace.js';
+import { KEYS, SCORECARDS, callBody, inferableSegments } from '../helpers/workspace.js';
 import { PASSWORD, WebClient, csrfOf, webWorkspace } from './web-client.js';
 
 function workspace() {
@@ -131,25 +131,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
 
   describe('rep speaker', () => {
     it('the call page says why inference named the rep speaker', async () => {
-      const segments = [
-        {
-          speaker: 'Speaker 1',
-          text: "I have a few minutes. We're currently using spreadsheets for routing.",
-        },
-        {
-          speaker: 'Speaker 2',
-          text: 'How are you handling delays today? What does a missed delivery window cost you?',
-        },
-        {
-          speaker: 'Speaker 1',
-          text: 'Honestly it costs us customers. Our budget is tight this quarter though.',
-        },
-        {
-          speaker: 'Speaker 2',
-          text: 'Understood. Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
-        },
-        { speaker: 'Speaker 1', text: 'Sure, send me the invite.' },
-      ];
+      const segments = inferableSegments();
       const id = await createCall({ transcript: { segments } });
       expect((await call(id)).speaker_source).toBe('inferred');
       const page = await web['bob.stone@acme.test']!.get(`/calls/${id}`);
