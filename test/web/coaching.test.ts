@@ -266,7 +266,9 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect((await jobs(id)).map((j) => j.reason)).toEqual(['ingest', 'speaker']);
       const page = await wendy.get(`/calls/${id}`);
       expect(page.text).toContain('Rep speaker corrected from “Bob Stone” to “Carla Diaz”');
-      expect(page.text).toContain('matched by the rep&#39;s name or email');
+      // The page says who corrected it, not how the call arrived (that is the API's attribution).
+      expect(page.text).toContain('— corrected by Wendy West');
+      expect(page.text).not.toContain('matched by the rep&#39;s name or email');
     });
 
     it('overrides a criterion score with a comment: both scores and the adjusted call score show', async () => {
@@ -478,6 +480,29 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       return { status: res.status, location: res.headers.get('location'), text: await res.text() };
     }
 
+    it('a call added without the rep speaker: the page says it was inferred, and why', async () => {
+      const bob = web['bob.stone@acme.test']!;
+      const west = (
+        await t.deps.store.db
+          .selectFrom('teams')
+          .select('id')
+          .where('name', '=', 'West')
+          .executeTakeFirstOrThrow()
+      ).id;
+      const lines = inferableSegments().map((s) => `${s.speaker}: ${s.text}`);
+      const res = await submit(bob, {
+        rep: `${await userId('bob.stone@acme.test')}:${west}`,
+        transcript: [...lines, `Speaker 1: Ref ${Math.random()}`].join('\n'),
+        call_type: 'cold_call',
+      });
+      expect(res.status, res.text).toBe(303);
+      const page = await bob.get(res.location!);
+      expect(page.text).toMatch(
+        /Speaker 2<\/span> <span class="sub">— inferred from the dialogue \(confidence \d+%\)/,
+      );
+      expect(page.text).toContain('class="sub speaker-reason">Seller-side phrases:');
+    });
+
     it('a rep pastes a transcript: the call has no attribution and is readable through the API', async () => {
       const bob = web['bob.stone@acme.test']!;
       const bobId = await userId('bob.stone@acme.test');
@@ -504,7 +529,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
         row.provider,
         row.scorecard_id,
         row.occurred_at,
-      ]).toEqual(['Bob Stone', null, null, null, SCORECARDS.negotiation, '2026-11-20T10:30:00.000Z']);
+      ]).toEqual(['Bob Stone', 'name_match', null, null, SCORECARDS.negotiation, '2026-11-20T10:30:00.000Z']);
       const api = await t.api('GET', `/v1/calls/${id}`);
       expect(api.status).toBe(200);
       expect(api.body).toMatchObject({

@@ -193,6 +193,8 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
     });
     const turns = toTurns(call.turns, call.rep_speaker);
     const coaching = await loadCoaching(db, session, call, turns, result?.criteria ?? null, request.query);
+    // A manager's correction replaces how the speaker was found (the API's attribution keeps the arrival).
+    const correction = [...coaching.actions].reverse().find((a) => a.kind === 'speaker') ?? null;
     return sendPage(
       reply,
       200,
@@ -203,7 +205,8 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
         call: {
           ...call,
           speaker_confidence: call.speaker_confidence === null ? null : Number(call.speaker_confidence),
-          speaker_reason: speakerReason(parseJson(call.speaker_signals)),
+          speaker_reason: correction ? null : speakerReason(parseJson(call.speaker_signals)),
+          speaker_corrected_by: correction?.user_name ?? null,
         },
         participants,
         turns,

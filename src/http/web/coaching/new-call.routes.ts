@@ -2,7 +2,7 @@
  * GET/POST /calls/new: a call made in the web application. Same transcript parsing and limits as the API
  * (src/ingest/transcript.ts), files converted with the client's importers, the speaker ladder with the form's
  * rep speaker as step (a). Such calls have no provider, external id or API key, and `attribution: null`
- * (speaker_source and rep_source null). Multipart bodies are read whole (the recording is at most 200 MB).
+ * (rep_source null; how the speaker was found is kept for the call page). Multipart bodies are read whole (the recording is at most 200 MB).
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -208,16 +208,15 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
     if (Object.keys(errors).length || !rep) return render(request, reply, 422, values, errors);
 
     // Speaker ladder: the form's label, else the rep's name or email, else inference from the dialogue.
-    let label: string;
+    let speaker: Awaited<ReturnType<typeof resolveSpeaker>>;
     try {
-      const speaker = await resolveSpeaker({
+      speaker = await resolveSpeaker({
         turns,
         repSpeaker: values.rep_speaker || null,
         repNames: [rep.name, rep.email],
         participants: null,
         infer: inferrer,
       });
-      label = speaker.label;
     } catch (error) {
       const message = messageOf(error);
       if (message === null) throw error;
@@ -230,6 +229,7 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
       return render(request, reply, 422, values, { rep_speaker: text });
     }
 
+    const label = speaker.label;
     const callType = values.call_type || classifyCall(turns, label).callType || 'discovery';
     const card = await teamScorecardFor(db, rep.team_id, callType);
     if ('error' in card) {
@@ -267,9 +267,10 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
       scorecard_id: card.id,
       title: callTitle(null, speakerLabels(turns), label, occurredAt ?? now),
       rep_speaker: label,
-      speaker_source: null,
+      // How the speaker was found is kept for the call page; with rep_source null the API's attribution stays null.
+      speaker_source: speaker.source,
       rep_source: null,
-      speaker_confidence: null,
+      speaker_confidence: speaker.confidence,
       recording_id: recordingId,
       api_key_id: null,
       occurred_at: occurredAt,
@@ -284,7 +285,7 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
         turns: JSON.stringify(turns),
         participants: null,
         metadata: null,
-        speaker_signals: null,
+        speaker_signals: speaker.signals ? JSON.stringify(speaker.signals) : null,
       });
       if (recordingId && recordingFile) {
         await insertRecording(tx, {

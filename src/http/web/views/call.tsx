@@ -70,6 +70,8 @@ export interface CallPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'c
     speaker_confidence: number | null;
     /** Why inference named this speaker (format.ts speakerReason), when it did. */
     speaker_reason: string | null;
+    /** Who corrected the rep speaker in the web application, if anyone did. */
+    speaker_corrected_by: string | null;
     occurred_at: string | null;
     created_at: string;
     rep_name: string;
@@ -225,7 +227,9 @@ export function CallPage(props: CallPageProps): JSX.Element {
           <dd>
             <span safe>{call.rep_speaker}</span>{' '}
             <span class="sub" safe>
-              {`— ${speakerSourceLabel(call.speaker_source)}${confidence}`}
+              {call.speaker_corrected_by
+                ? `— corrected by ${call.speaker_corrected_by}`
+                : `— ${speakerSourceLabel(call.speaker_source)}${confidence}`}
             </span>
             {call.speaker_reason ? (
               <span class="sub speaker-reason" safe>
