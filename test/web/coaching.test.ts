@@ -480,6 +480,16 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       return { status: res.status, location: res.headers.get('location'), text: await res.text() };
     }
 
+    it('the rep list never picks someone silently: a rep themselves, a manager a prompt', async () => {
+      const selected = (html: string) => /<option value="([^"]*)" selected>/.exec(html)?.[1];
+      const bobForm = await web['bob.stone@acme.test']!.get('/calls/new');
+      expect(selected(bobForm.text)).toMatch(new RegExp(`^${await userId('bob.stone@acme.test')}:`));
+      const wendyForm = await web['wendy@acme.test']!.get('/calls/new');
+      expect(selected(wendyForm.text) ?? '').toBe('');
+      expect(wendyForm.text).toContain('Choose a rep');
+      expect((await submit(web['wendy@acme.test']!, { rep: '', transcript: PASTED })).status).toBe(422);
+    });
+
     it('a call added without the rep speaker: the page says it was inferred, and why', async () => {
       const bob = web['bob.stone@acme.test']!;
       const west = (

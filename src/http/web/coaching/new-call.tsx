@@ -38,6 +38,14 @@ const described = (id: string, message: string | undefined, hint?: string) =>
 export function NewCallPage(props: NewCallPageProps): JSX.Element {
   const { values, errors } = props;
   const count = Object.keys(errors).length;
+  // A rep adding a call is its rep; a manager or admin chooses (the first name of a list is no default).
+  const viewerReps =
+    props.user?.role === 'rep' && values.rep.endsWith(':')
+      ? props.reps.filter((r) => r.value.startsWith(values.rep))
+      : [];
+  const chosenRep =
+    props.reps.find((r) => r.value === values.rep)?.value ??
+    (viewerReps.length === 1 ? viewerReps[0]!.value : null);
   return (
     <Layout
       title="Add a call"
@@ -67,11 +75,16 @@ export function NewCallPage(props: NewCallPageProps): JSX.Element {
           <select
             id="nc-rep"
             name="rep"
+            required
             aria-invalid={errors.rep ? 'true' : undefined}
             aria-describedby={described('nc-rep-error', errors.rep)}
           >
+            {/* Never a silent first choice: a rep themselves (one team), else a prompt. */}
+            <option value="" selected={chosenRep === null}>
+              Choose a rep
+            </option>
             {props.reps.map((r) => (
-              <option value={r.value} selected={r.value === values.rep} safe>
+              <option value={r.value} selected={r.value === chosenRep} safe>
                 {r.label}
               </option>
             ))}
