@@ -168,6 +168,20 @@ describe.each(DIALECTS)('web application on %s', (dialect) => {
       }
     });
 
+    it('says which field to fill when one is empty, without counting a failed attempt', async () => {
+      for (const [email, password, message] of [
+        ['', '', 'Enter your email and password.'],
+        ['', PASSWORD, 'Enter your email.'],
+        ['ada@acme.test', '', 'Enter your password.'],
+      ] as const) {
+        const client = new WebClient(t.baseUrl);
+        const res = await client.signIn(email, password);
+        expect(res.status).toBe(422);
+        expect(res.text).toContain(message);
+        expect(client.cookies.has('callscore_session')).toBe(false);
+      }
+    });
+
     it('activates a pending user with a password at first sign-in', async () => {
       const db = t.deps.store.db;
       const before = await db

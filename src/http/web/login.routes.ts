@@ -71,7 +71,13 @@ export async function loginRoutes(app: FastifyInstance, options: LoginRoutesOpti
         error: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       });
     }
-    if (!email || !password || password.length > 1024) {
+    // An empty field says which one to fill (browsers catch it first; this is for the rest). Not a failed attempt.
+    if (!email || !password) {
+      const missing =
+        !email && !password ? 'your email and password' : !email ? 'your email' : 'your password';
+      return loginForm(request, reply, 422, next, { email, error: `Enter ${missing}.` });
+    }
+    if (password.length > 1024) {
       throttle.recordFailure(email, ip);
       return loginForm(request, reply, 401, next, { email, error: INVALID });
     }

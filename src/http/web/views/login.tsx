@@ -34,12 +34,21 @@ export function LoginPage(props: LoginPageProps): JSX.Element {
               required
               value={props.email ?? ''}
               aria-describedby={props.error ? 'login-error' : undefined}
+              aria-invalid={props.error ? 'true' : undefined}
               autofocus
             />
           </div>
           <div class="field">
             <label for="password">Password</label>
-            <input id="password" name="password" type="password" autocomplete="current-password" required />
+            <input
+              id="password"
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              required
+              aria-describedby={props.error ? 'login-error' : undefined}
+              aria-invalid={props.error ? 'true' : undefined}
+            />
           </div>
           <button type="submit" class="button primary">
             Sign in

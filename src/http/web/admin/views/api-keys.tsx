@@ -31,7 +31,7 @@ export interface KeyView {
 
 export const SCOPE_HINTS: Record<string, string> = {
   'calls:write': 'Send calls (POST /v1/calls)',
-  'calls:read': 'Read calls and scores (GET /v1/calls/{id})',
+  'calls:read': 'Read a call’s status and link (GET /v1/calls/{id}); the API never returns scores',
   'recordings:write': 'Upload recordings (POST /v1/recordings)',
 };
 
