@@ -28,7 +28,7 @@ h3 { font-size: 1rem; margin: 0; }
 .env-banner { background: #7c2d12; color: #ffffff; text-align: center; padding: 0.35rem 1rem; font-size: 0.95rem; }
 .site-header { display: flex; align-items: center; gap: 1.5rem; flex-wrap: wrap; padding: 0.75rem 1.5rem; background: var(--card); border-bottom: 1px solid var(--line); }
 .brand { font-weight: 700; font-size: 1.15rem; color: var(--ink); text-decoration: none; }
-.site-header nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+.site-header nav ul { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; list-style: none; margin: 0; padding: 0; }
 .site-header nav a { text-decoration: none; padding: 0.25rem 0; }
 .site-header nav a[aria-current="page"] { font-weight: 600; border-bottom: 2px solid var(--accent); }
 .account { margin-left: auto; display: flex; align-items: center; gap: 0.75rem; }

@@ -23,6 +23,11 @@ export function Layout(props: LayoutProps): JSX.Element {
         <meta name="robots" content="noindex" />
         <title safe>{`${props.title} · Callscore${props.staging ? ' (Staging)' : ''}`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {/* An inline icon: browsers stop asking for /favicon.ico (a 404 on every page). */}
+        <link
+          rel="icon"
+          href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%231d4ed8'/%3E%3C/svg%3E"
+        />
       </head>
       <body>
         <a class="skip-link" href="#main">
