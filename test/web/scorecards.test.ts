@@ -203,6 +203,14 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
     };
     expect(await sent('cold_call')).toBe(id);
     expect(await sent('discovery')).toBe(SCORECARDS.negotiation);
+    // Their pages warn before archiving what the team relies on; a scorecard nothing points at does not.
+    expect((await wendy.get(`/scorecards/${id}`)).text).toContain(
+      'This scorecard is the scorecard for Cold call (call type rule). Archived or back in draft, it cannot score',
+    );
+    expect((await wendy.get(`/scorecards/${SCORECARDS.negotiation}`)).text).toContain(
+      'This scorecard is the team default.',
+    );
+    expect((await wendy.get(`/scorecards/${SCORECARDS.discovery}`)).text).not.toContain('archive-warning');
     // Another manager's team is 404.
     expect(
       (await post(web['mo@acme.test']!, `/scorecards/teams/${westId}/choice`, { default: '' })).status,

@@ -23,6 +23,7 @@ import {
   teamChoice,
 } from '../../../store/scorecards-admin.repo.js';
 import { sendPage } from '../render.js';
+import { callTypeLabel } from '../views/format.js';
 import { formField, requireSignIn, sessionCsrfValid, viewerOf } from '../session.js';
 import { idParam, isManager, queryParam, sendExpiredForm, sendNotFound, UUID } from '../coaching/common.js';
 import { SCORECARD_NOTICES, ScorecardPage, ScorecardsPage, type TeamBlock } from './views.js';
@@ -118,6 +119,17 @@ export async function scorecardRoutes(
     return reply.redirect(`/scorecards/${id}?notice=created`, 303);
   });
 
+  /** What a scorecard is chosen for in its team: the default, and the call types whose rule names it. */
+  function usesOf(choice: { defaultId: string | null; rules: Record<string, string> }, id: string): string[] {
+    const types = Object.entries(choice.rules)
+      .filter(([, card]) => card === id)
+      .map(([type]) => callTypeLabel(type));
+    return [
+      ...(choice.defaultId === id ? ['the team default'] : []),
+      ...(types.length ? [`the scorecard for ${types.join(', ')} (call type rule)`] : []),
+    ];
+  }
+
   async function cardPage(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -147,6 +159,7 @@ export async function scorecardRoutes(
         errors: edit?.errors ?? [],
         nameError: edit?.nameError ?? null,
         versions: (await scorecardVersions(db, card.id)).map((v) => ({ ...v, version: Number(v.version) })),
+        usedAs: usesOf(await teamChoice(db, card.team_id), card.id),
         notice: SCORECARD_NOTICES[queryParam(request.query, 'notice')] ?? null,
       }),
     );

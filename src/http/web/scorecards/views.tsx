@@ -244,6 +244,8 @@ export function ScorecardPage(
     nameError: string | null;
     versions: { version: number; created_at: string }[];
     notice: string | null;
+    /** What the team uses it for ("the team default", "the rule for negotiation calls"). */
+    usedAs: string[];
   },
 ): JSX.Element {
   const c = props.card;
@@ -278,6 +280,13 @@ export function ScorecardPage(
 
       <section aria-labelledby="status-heading" class="card">
         <h2 id="status-heading">Status</h2>
+        {c.status === 'published' && props.usedAs.length > 0 ? (
+          <p class="sub" id="archive-warning" safe>
+            {`This scorecard is ${props.usedAs.join(' and ')}. Archived or back in draft, it cannot score: calls that would use it are refused (API: 422 scorecard_rule_unavailable) until the team chooses another on the Scorecards page.`}
+          </p>
+        ) : (
+          ''
+        )}
         <div class="button-row">
           {(['published', 'archived', 'draft'] as const)
             .filter((s) => s !== c.status)
