@@ -18,7 +18,7 @@ import {
   teamId,
   userByEmail,
 } from './admin.helpers.js';
-import type { WebClient } from './web-client.js';
+import { csrfOf, type WebClient } from './web-client.js';
 
 describe.each(DIALECTS)('admin: API keys on %s', (dialect) => {
   let t: TestApp;
@@ -91,6 +91,29 @@ describe.each(DIALECTS)('admin: API keys on %s', (dialect) => {
     expect(list.text).toMatch(
       /Zoom &lt;integration>[\s\S]*?West[\s\S]*?calls:write[\s\S]*?Ada Park[\s\S]*?Active/,
     );
+  });
+
+  it('a re-posted create form (a reload of the secret page) creates no second key', async () => {
+    const form = await ada.get('/settings/api-keys/new');
+    const submission = /name="submission" value="([0-9a-f-]{36})"/.exec(form.text)?.[1];
+    expect(submission).toBeDefined();
+    const fields = {
+      _csrf: csrfOf(form.text),
+      name: 'Reloaded',
+      team: west,
+      scopes: 'calls:read',
+      submission: submission!,
+    };
+    const count = async () =>
+      (await t.deps.store.db.selectFrom('api_keys').select('id').where('name', '=', 'Reloaded').execute())
+        .length;
+    const first = await ada.post('/settings/api-keys', fields);
+    expect(first.status).toBe(201);
+    const again = await ada.post('/settings/api-keys', fields);
+    expect([again.status, again.location]).toEqual([303, '/settings/api-keys?done=already_created']);
+    expect(again.text).not.toContain('svc_sk_');
+    expect(await count()).toBe(1);
+    expect((await ada.get(again.location!)).text).toContain('That form was already sent');
   });
 
   it('narrowed scopes: a read-only key is refused with 403 insufficient_scope on POST /v1/calls', async () => {

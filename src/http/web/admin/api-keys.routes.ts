@@ -2,6 +2,7 @@
  * /settings/api-keys: list, create (secret shown once), rotate (new secret shown once; the old one keeps working
  * for a grace period through `expires_at`), revoke (`revoked_at`, immediate) and transfer (`created_by`).
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { digestApiKey, displayPrefix, generateApiKey, SCOPES } from '../../../auth/api-keys.js';
@@ -18,6 +19,7 @@ import {
 } from '../../../store/admin.repo.js';
 import type { Database } from '../../../store/schema.js';
 import { sendPage } from '../render.js';
+import { SubmissionLedger } from '../submissions.js';
 import { idParam, listField, nameProblem, noticeOf, notFound, pageBase, textField } from './guard.js';
 import {
   ApiKeyPage,
@@ -73,6 +75,7 @@ export async function apiKeysRoutes(
   options: { db: Kysely<Database>; staging: boolean },
 ): Promise<void> {
   const { db, staging } = options;
+  const submissions = new SubmissionLedger();
 
   async function keyPage(request: FastifyRequest, row: ApiKeyListRow, status = 200, errors: string[] = []) {
     const base = pageBase(request, staging);
@@ -99,7 +102,12 @@ export async function apiKeysRoutes(
   app.get('/settings/api-keys/new', async (request, reply) => {
     const base = pageBase(request, staging);
     const teams = await listActiveTeams(db, base.session.user.accountId);
-    const form: NewKeyForm = { name: '', team: teams[0]?.id ?? '', scopes: [...SCOPES] };
+    const form: NewKeyForm = {
+      name: '',
+      team: teams[0]?.id ?? '',
+      scopes: [...SCOPES],
+      submission: randomUUID(),
+    };
     return sendPage(reply, 200, NewApiKeyPage({ ...base, teams, form }));
   });
 
@@ -111,6 +119,7 @@ export async function apiKeysRoutes(
       name: textField(request.body, 'name'),
       team: textField(request.body, 'team'),
       scopes: listField(request.body, 'scopes'),
+      submission: textField(request.body, 'submission') || randomUUID(),
     };
     const errors: string[] = [];
     const nameError = nameProblem('Name', form.name, 100);
@@ -123,6 +132,9 @@ export async function apiKeysRoutes(
     if (errors.length || !team) {
       return sendPage(reply, 422, NewApiKeyPage({ ...base, teams, form: { ...form, scopes }, errors }));
     }
+    // A reload of the page showing the secret re-posts the form: the key exists, its secret was shown once.
+    if (!submissions.first(`${base.session.user.id}:${form.submission}`))
+      return reply.redirect('/settings/api-keys?done=already_created', 303);
     const secret = generateApiKey();
     const id = await insertApiKey(db, {
       accountId,

@@ -86,6 +86,8 @@ export function nameProblem(label: string, value: string, max: number): string |
 export const NOTICES: Record<string, string> = {
   saved: 'Changes saved.',
   revoked: 'The key was revoked. Requests with it are refused from now on.',
+  already_created:
+    'That form was already sent: the key exists and its secret was shown once. If nobody kept it, revoke the key and create another.',
   transferred: 'The key was transferred.',
   deactivated: 'The user was deactivated and signed out everywhere.',
   reactivated: 'The user was reactivated.',

@@ -145,6 +145,8 @@ export interface NewKeyForm {
   name: string;
   team: string;
   scopes: string[];
+  /** Random per form (submissions.ts): a re-posted form does not create a second key. */
+  submission: string;
 }
 
 export function NewApiKeyPage(
@@ -164,6 +166,7 @@ export function NewApiKeyPage(
       ) : (
         <form method="post" action="/settings/api-keys" class="stack card form-card" novalidate>
           <Csrf token={props.csrfToken} />
+          <input type="hidden" name="submission" value={props.form.submission} />
           <div class="field">
             <label for="key-name">Name</label>
             <input
