@@ -80,6 +80,32 @@ describe.each(DIALECTS)('web application on %s', (dialect) => {
       ]);
     });
 
+    it('after the session ended, a posted form leads back to its page and the sign-in page says why', async () => {
+      const stale = new WebClient(t.baseUrl);
+      stale.cookies.set('callscore_session', 'ended-long-ago');
+      const host = new URL(t.baseUrl).host;
+      const res = await stale.post(
+        `/calls/${ids.bob}/comments`,
+        { body: 'x' },
+        {
+          referer: `http://${host}/calls/${ids.bob}?tab=notes`,
+        },
+      );
+      expect([res.status, res.location]).toEqual([
+        303,
+        `/login?next=${encodeURIComponent(`/calls/${ids.bob}?tab=notes`)}&ended=1`,
+      ]);
+      const foreign = await stale.post(
+        `/calls/${ids.bob}/comments`,
+        { body: 'x' },
+        { referer: 'http://evil.test/x' },
+      );
+      expect(foreign.location).toBe('/login?next=%2Fcalls&ended=1');
+      const page = await new WebClient(t.baseUrl).get(res.location!);
+      expect(page.text).toContain('Your session ended. Sign in again to continue.');
+      expect(page.text).toContain(`name="next" value="/calls/${ids.bob}?tab=notes"`);
+    });
+
     it('see the sign-in form with Email, Password and Sign in, and security headers', async () => {
       const res = await new WebClient(t.baseUrl).get('/login');
       expect(res.status).toBe(200);
@@ -232,7 +258,7 @@ describe.each(DIALECTS)('web application on %s', (dialect) => {
         .where('email', '=', 'multi@acme.test')
         .execute();
       const res = await mia.get('/calls');
-      expect([res.status, res.location]).toEqual([303, '/login?next=%2Fcalls']);
+      expect([res.status, res.location]).toEqual([303, '/login?next=%2Fcalls&ended=1']);
     });
 
     it('throttles failed attempts per email and IP: the 6th try is refused even with the right password', async () => {

@@ -38,7 +38,7 @@ export async function loginRoutes(app: FastifyInstance, options: LoginRoutesOpti
     reply: FastifyReply,
     status: number,
     next: string,
-    extra: { email?: string; error?: string } = {},
+    extra: { email?: string; error?: string; notice?: string } = {},
   ) {
     const csrfToken = loginCsrfToken(request, reply);
     return sendPage(reply, status, LoginPage({ staging, csrfToken, next, ...extra }));
@@ -47,7 +47,14 @@ export async function loginRoutes(app: FastifyInstance, options: LoginRoutesOpti
   app.get('/login', async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
     if (request.webSession) return reply.redirect(next, 303);
-    return loginForm(request, reply, 200, next);
+    const ended = (request.query as Record<string, unknown>).ended === '1';
+    return loginForm(
+      request,
+      reply,
+      200,
+      next,
+      ended ? { notice: 'Your session ended. Sign in again to continue.' } : {},
+    );
   });
 
   app.post('/login', async (request, reply) => {

@@ -165,9 +165,23 @@ export function safeNext(value: unknown): string {
   }
 }
 
-/** preHandler for pages: anonymous visitors go to /login?next=<this page> with 303. */
+/**
+ * preHandler for pages: anonymous visitors go to /login?next=<this page> with 303. A form posted after the session
+ * ended returns to the page it was on (its same-host Referer), and the sign-in page says the session ended.
+ */
 export async function requireSignIn(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.webSession) return;
-  const next = request.method === 'GET' || request.method === 'HEAD' ? safeNext(request.url) : '/calls';
-  await reply.redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+  const next =
+    request.method === 'GET' || request.method === 'HEAD' ? safeNext(request.url) : sameHostPath(request);
+  const ended = request.cookies[SESSION_COOKIE] ? '&ended=1' : '';
+  await reply.redirect(`/login?next=${encodeURIComponent(next)}${ended}`, 303);
+}
+
+function sameHostPath(request: FastifyRequest): string {
+  try {
+    const referer = new URL(String(request.headers.referer ?? ''));
+    return referer.host === request.headers.host ? safeNext(referer.pathname + referer.search) : '/calls';
+  } catch {
+    return '/calls';
+  }
 }

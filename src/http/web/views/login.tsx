@@ -7,6 +7,8 @@ export interface LoginPageProps {
   next: string;
   email?: string;
   error?: string;
+  /** Shown above the form, e.g. after the session ended. */
+  notice?: string;
 }
 
 export function LoginPage(props: LoginPageProps): JSX.Element {
@@ -14,6 +16,13 @@ export function LoginPage(props: LoginPageProps): JSX.Element {
     <Layout title="Sign in" staging={props.staging}>
       <section class="card narrow login">
         <h1>Sign in to Callscore</h1>
+        {props.notice && !props.error ? (
+          <p class="notice" role="status" safe>
+            {props.notice}
+          </p>
+        ) : (
+          ''
+        )}
         {props.error ? (
           <div class="alert" role="alert" id="login-error">
             <p safe>{props.error}</p>
