@@ -297,6 +297,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
         score: 75,
         criteria,
         scorecardId: SCORECARDS.discovery,
+        scorecardVersion: 3,
       });
       const wendy = web['wendy@acme.test']!;
       const bad = await post(wendy, `/calls/${id}/overrides`, {
@@ -313,6 +314,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect(res.location).toBe(`/calls/${id}?notice=override#score-heading`);
       const page = await web['bob.stone@acme.test']!.get(`/calls/${id}`);
       expect(page.text).toMatch(/class="score score-big score-high">75</);
+      expect(page.text).toContain('<span class="sub"> (version 3)</span>'); // the scorecard version it used
       expect(page.text).toMatch(/Adjusted by a manager: <span class="score score-low">35<\/span>/);
       expect(page.text).toContain('Manager’s score:');
       expect(page.text).toContain('Proposed a step but &lt;b>no date&lt;/b>.');

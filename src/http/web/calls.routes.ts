@@ -181,6 +181,8 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
           skip_reason: resultRow.skip_reason,
           criteria: toCriteria(resultRow.criteria),
           created_at: resultRow.created_at,
+          scorecard_version:
+            resultRow.scorecard_version === null ? null : Number(resultRow.scorecard_version),
         }
       : null;
     const participants = parseJsonArray(call.participants).map((raw) => {

@@ -54,6 +54,8 @@ export interface CallResult {
   skip_reason: string | null;
   criteria: CallCriterion[];
   created_at: string;
+  /** The scorecard version this result was scored against (editing a scorecard makes a new one). */
+  scorecard_version: number | null;
 }
 
 export interface CallPageProps extends Pick<LayoutProps, 'staging' | 'user' | 'csrfToken'> {
@@ -220,7 +222,14 @@ export function CallPage(props: CallPageProps): JSX.Element {
         )}
         <div>
           <dt>Scorecard</dt>
-          <dd safe>{call.scorecard_name ?? '—'}</dd>
+          <dd>
+            <span safe>{call.scorecard_name ?? '—'}</span>
+            {result?.scorecard_version ? (
+              <span class="sub" safe>{` (version ${result.scorecard_version})`}</span>
+            ) : (
+              ''
+            )}
+          </dd>
         </div>
         <div>
           <dt>Rep speaker</dt>
