@@ -624,6 +624,8 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect(unlabeled.status).toBe(422);
       expect(unlabeled.text).toContain('id="nc-rep-error"');
       expect(unlabeled.text).toContain('id="nc-transcript-error"');
+      expect(unlabeled.text).toContain('or upload a transcript file.');
+      expect(unlabeled.text).not.toContain('transcript.segments');
       expect(unlabeled.text).toContain('just some words &lt;b>here&lt;/b>');
       const bobId = await userId('bob.stone@acme.test');
       const wrongSpeaker = await submit(bob, {

@@ -179,7 +179,8 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
     } catch (error) {
       const message = messageOf(error);
       if (message === null) throw error;
-      errors.transcript = message;
+      // The parser's message is the API's; a person at this form uploads a file rather than sending segments.
+      errors.transcript = message.replace('; or send transcript.segments.', '; or upload a transcript file.');
     }
 
     if (values.call_type && !(CALL_TYPES as readonly string[]).includes(values.call_type))
