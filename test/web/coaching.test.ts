@@ -105,6 +105,11 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
       expect((await post(bob, `/calls/${id}/comments`, { turn: '99', body: 'x' })).location).toContain(
         'error=turn',
       );
+      // The message stands beside the field it is about, which is marked invalid and tied to it.
+      const page = await bob.get(`/calls/${id}?error=comment`);
+      expect(page.text).toMatch(/<textarea[^>]*aria-invalid="true"[^>]*aria-describedby="note-body-error"/);
+      expect(page.text).toContain('<p id="note-body-error" class="field-error" role="alert">Write a note of');
+      expect(page.text).not.toContain('<p class="alert" role="alert">Write a note');
       const noToken = await bob.post(`/calls/${id}/comments`, { body: 'x' });
       expect(noToken.status).toBe(403);
       expect(

@@ -11,7 +11,7 @@ import {
 } from '../../../store/coaching.repo.js';
 import type { Database } from '../../../store/schema.js';
 import { viewerOf, type WebSession } from '../session.js';
-import { ERRORS, NOTICES, type CoachingOverride, type CoachingView } from './views.js';
+import { ERROR_FIELDS, ERRORS, NOTICES, type CoachingOverride, type CoachingView } from './views.js';
 import { isManager, queryParam } from './common.js';
 
 export interface CoachingCallInput {
@@ -93,7 +93,8 @@ export async function loadCoaching(
   const currentMember = owner ? `${owner.rep_user_id}:${owner.team_id}` : '';
   const labels = [...new Set(turns.map((t) => t.speaker))];
   const notice = NOTICES[queryParam(query, 'notice')] ?? null;
-  const error = ERRORS[queryParam(query, 'error')] ?? null;
+  const errorCode = queryParam(query, 'error');
+  const error = ERRORS[errorCode] ?? null;
   return {
     callId: call.id,
     csrfToken: session.csrfToken,
@@ -101,6 +102,7 @@ export async function loadCoaching(
     status: call.status,
     notice,
     error,
+    errorField: error === null ? null : (ERROR_FIELDS[errorCode] ?? null),
     comments,
     overrides,
     adjustedScore,

@@ -29,6 +29,8 @@ export interface CoachingView {
   status: string;
   notice: string | null;
   error: string | null;
+  /** The id of the field the error is about (shown beside it), or null for an error of the whole page. */
+  errorField: string | null;
   comments: CoachingComment[];
   /** The override in force per criterion key (the latest). */
   overrides: Record<string, CoachingOverride>;
@@ -68,6 +70,34 @@ export const ERRORS: Record<string, string> = {
   no_result: 'This call has no score to override yet.',
 };
 
+/** Which field each error is about: the message is shown beside it and the field marked invalid. */
+export const ERROR_FIELDS: Record<string, string> = {
+  comment: 'note-body',
+  turn: 'note-turn',
+  member: 'reassign-member',
+  no_scorecard: 'reassign-member',
+  same_owner: 'reassign-member',
+  label: 'speaker-label',
+  same_label: 'speaker-label',
+  override: 'override-score',
+  no_result: 'override-criterion',
+};
+
+/** Attributes tying a field to its error, when the error is about it. */
+function invalidIf(c: CoachingView, id: string): Record<string, string> {
+  return c.errorField === id ? { 'aria-invalid': 'true', 'aria-describedby': `${id}-error` } : {};
+}
+
+function FieldError(props: { c: CoachingView; id: string }): JSX.Element {
+  return props.c.errorField === props.id && props.c.error ? (
+    <p id={`${props.id}-error`} class="field-error" role="alert" safe>
+      {props.c.error}
+    </p>
+  ) : (
+    ''
+  );
+}
+
 export function Notice(props: { coaching: CoachingView | undefined }): JSX.Element {
   const c = props.coaching;
   if (!c) return '';
@@ -80,7 +110,7 @@ export function Notice(props: { coaching: CoachingView | undefined }): JSX.Eleme
       ) : (
         ''
       )}
-      {c.error ? (
+      {c.error && c.errorField === null ? (
         <p class="alert" role="alert" safe>
           {c.error}
         </p>
@@ -223,7 +253,7 @@ export function CoachingPanel(props: {
           <Csrf token={c.csrfToken} />
           <div class="field">
             <label for="note-turn">About</label>
-            <select id="note-turn" name="turn">
+            <select id="note-turn" name="turn" {...invalidIf(c, 'note-turn')}>
               <option value="">The whole call</option>
               {props.turns.map((t, i) => (
                 <option value={String(i)} safe>
@@ -231,10 +261,19 @@ export function CoachingPanel(props: {
                 </option>
               ))}
             </select>
+            <FieldError c={c} id="note-turn" />
           </div>
           <div class="field">
             <label for="note-body">Note</label>
-            <textarea id="note-body" name="body" rows="3" maxlength="2000" required></textarea>
+            <textarea
+              id="note-body"
+              name="body"
+              rows="3"
+              maxlength="2000"
+              required
+              {...invalidIf(c, 'note-body')}
+            ></textarea>
+            <FieldError c={c} id="note-body" />
           </div>
           <div>
             <button type="submit" class="button primary">
@@ -253,13 +292,14 @@ export function CoachingPanel(props: {
               <h3>Reassign</h3>
               <div class="field">
                 <label for="reassign-member">New rep</label>
-                <select id="reassign-member" name="member">
+                <select id="reassign-member" name="member" {...invalidIf(c, 'reassign-member')}>
                   {c.members.map((m) => (
                     <option value={m.value} selected={m.current} safe>
                       {m.label}
                     </option>
                   ))}
                 </select>
+                <FieldError c={c} id="reassign-member" />
               </div>
               <p class="sub">The call is scored again with the new team’s scorecard.</p>
               <div>
@@ -274,13 +314,14 @@ export function CoachingPanel(props: {
               <h3>Rep speaker</h3>
               <div class="field">
                 <label for="speaker-label">The rep is</label>
-                <select id="speaker-label" name="label">
+                <select id="speaker-label" name="label" {...invalidIf(c, 'speaker-label')}>
                   {c.labels.map((l) => (
                     <option value={l} selected={l === c.repSpeaker} safe>
                       {l}
                     </option>
                   ))}
                 </select>
+                <FieldError c={c} id="speaker-label" />
               </div>
               <p class="sub">Correcting the speaker scores the call again.</p>
               <div>
@@ -296,17 +337,28 @@ export function CoachingPanel(props: {
                 <h3>Override a score</h3>
                 <div class="field">
                   <label for="override-criterion">Criterion</label>
-                  <select id="override-criterion" name="criterion">
+                  <select id="override-criterion" name="criterion" {...invalidIf(c, 'override-criterion')}>
                     {c.criteria.map((k) => (
                       <option value={k.key} safe>
                         {k.title}
                       </option>
                     ))}
                   </select>
+                  <FieldError c={c} id="override-criterion" />
                 </div>
                 <div class="field">
                   <label for="override-score">Score (0–100)</label>
-                  <input id="override-score" name="score" type="number" min="0" max="100" step="1" required />
+                  <input
+                    id="override-score"
+                    name="score"
+                    type="number"
+                    min="0"
+                    max="100"
+                    step="1"
+                    required
+                    {...invalidIf(c, 'override-score')}
+                  />
+                  <FieldError c={c} id="override-score" />
                 </div>
                 <div class="field">
                   <label for="override-comment">Comment</label>
