@@ -232,6 +232,9 @@ describe.each(DIALECTS)('admin: API keys on %s', (dialect) => {
         grace_hours: grace,
       });
       expect(bad.status, grace).toBe(422);
+      // The value sent stays in the field, marked invalid and tied to the message.
+      expect(bad.text).toContain(`value="${grace}"`);
+      expect(bad.text).toMatch(/aria-describedby="grace-hint form-errors"\s+aria-invalid="true"/);
     }
     expect((await keyRow(id)).expires_at).toBeNull();
     const res = await submit(ada, `/settings/api-keys/${id}`, `/settings/api-keys/${id}/rotate`, {

@@ -77,14 +77,27 @@ export async function apiKeysRoutes(
   const { db, staging } = options;
   const submissions = new SubmissionLedger();
 
-  async function keyPage(request: FastifyRequest, row: ApiKeyListRow, status = 200, errors: string[] = []) {
+  async function keyPage(
+    request: FastifyRequest,
+    row: ApiKeyListRow,
+    status = 200,
+    errors: string[] = [],
+    graceHours?: string,
+  ) {
     const base = pageBase(request, staging);
     const admins = (await listActiveAdmins(db, base.session.user.accountId)).filter(
       (a) => a.id !== row.created_by,
     );
     return {
       status,
-      page: ApiKeyPage({ ...base, k: keyView(row, Date.now()), admins, notice: noticeOf(request), errors }),
+      page: ApiKeyPage({
+        ...base,
+        k: keyView(row, Date.now()),
+        admins,
+        notice: noticeOf(request),
+        errors,
+        graceHours,
+      }),
     };
   }
 
@@ -169,14 +182,21 @@ export async function apiKeysRoutes(
     const id = idParam(request);
     const row = id ? await findApiKey(db, accountId, id) : undefined;
     if (!row) return notFound(reply, staging, base.session);
-    const hours = parseGraceHours(textField(request.body, 'grace_hours'));
+    const graceText = textField(request.body, 'grace_hours');
+    const hours = parseGraceHours(graceText);
     const view = keyView(row, Date.now());
     if (hours === null || view.state !== 'active') {
-      const { page } = await keyPage(request, row, 422, [
-        hours === null
-          ? `The grace period must be a whole number of hours from 0 to ${MAX_GRACE_HOURS}.`
-          : 'Only an active key can be rotated.',
-      ]);
+      const { page } = await keyPage(
+        request,
+        row,
+        422,
+        [
+          hours === null
+            ? `The grace period must be a whole number of hours from 0 to ${MAX_GRACE_HOURS}.`
+            : 'Only an active key can be rotated.',
+        ],
+        hours === null ? graceText.slice(0, 20) : undefined,
+      );
       return sendPage(reply, 422, page);
     }
     const now = Date.now();

@@ -253,9 +253,12 @@ export function ApiKeyPage(
     admins: { id: string; name: string; email: string }[];
     notice?: string | null;
     errors?: string[];
+    /** The grace period as sent, kept when the rotation was refused. */
+    graceHours?: string;
   },
 ): JSX.Element {
   const k = props.k;
+  const graceInvalid = props.graceHours !== undefined && (props.errors?.length ?? 0) > 0;
   const base = `/settings/api-keys/${k.id}`;
   const otherAdmins = props.admins;
   return (
@@ -325,8 +328,9 @@ export function ApiKeyPage(
                     min="0"
                     max="720"
                     step="1"
-                    value="24"
-                    aria-describedby="grace-hint"
+                    value={props.graceHours ?? '24'}
+                    aria-describedby={graceInvalid ? `grace-hint ${FORM_ERRORS_ID}` : 'grace-hint'}
+                    aria-invalid={graceInvalid ? 'true' : undefined}
                   />
                   <span class="sub" id="grace-hint">
                     0 stops the current secret at once; at most 720 (30 days).
