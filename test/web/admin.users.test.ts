@@ -484,6 +484,13 @@ describe.each(DIALECTS)('admin: users, teams and account on %s', (dialect) => {
       });
       expect(renamed.status).toBe(303);
       expect((await ada.get(`/settings/teams/${north}`)).text).toContain('<h1>North &amp; Co</h1>');
+      expect((await ada.get(`/settings/teams/${north}`)).text).toContain('No members yet.');
+      // A team's page lists its members, each linking to their user page.
+      const west = await teamId(t, 'West');
+      const westPage = (await ada.get(`/settings/teams/${west}`)).text;
+      const bob = (await userByEmail(t, 'bob.stone@acme.test')).id;
+      expect(westPage).toContain(`<a href="/settings/users/${bob}">Bob Stone</a>`);
+      expect(westPage).not.toContain('No members yet.');
       const clash = await submit(ada, `/settings/teams/${north}`, `/settings/teams/${north}/rename`, {
         name: 'West',
       });

@@ -6,6 +6,7 @@ import {
   findTeamByName,
   insertTeam,
   listTeams,
+  listUsers,
   renameTeam,
   softDeleteTeam,
 } from '../../../store/admin.repo.js';
@@ -58,6 +59,9 @@ export async function teamsRoutes(
       TeamPage({
         ...base,
         team,
+        members: (await listUsers(db, base.session.user.accountId)).filter((u) =>
+          u.teams.some((m) => m.id === team.id),
+        ),
         name: extra.name ?? team.name,
         notice: noticeOf(request),
         errors: extra.errors,

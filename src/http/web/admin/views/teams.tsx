@@ -1,6 +1,7 @@
 /** Teams: the list with a create form, and a team's page (rename, delete). */
-import { formatDateTime } from '../../views/format.js';
+import { formatDateTime, roleLabel } from '../../views/format.js';
 import { ActionForm, Csrf, FORM_ERRORS_ID, SettingsShell, type PageBase } from './shell.js';
+import { UserStatus } from './users.js';
 
 export interface TeamView {
   id: string;
@@ -100,8 +101,22 @@ export function TeamsPage(
   );
 }
 
+export interface TeamMember {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  status: string;
+}
+
 export function TeamPage(
-  props: PageBase & { team: TeamView; name: string; notice?: string | null; errors?: string[] },
+  props: PageBase & {
+    team: TeamView;
+    members: TeamMember[];
+    name: string;
+    notice?: string | null;
+    errors?: string[];
+  },
 ): JSX.Element {
   const t = props.team;
   const base = `/settings/teams/${t.id}`;
@@ -126,6 +141,42 @@ export function TeamPage(
           <dd safe>{formatDateTime(t.created_at)}</dd>
         </div>
       </dl>
+      <section class="card" aria-labelledby="members-h">
+        <h2 id="members-h">Members</h2>
+        {props.members.length ? (
+          <table>
+            <caption class="visually-hidden">Members of the team</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.members.map((m) => (
+                <tr>
+                  <td>
+                    <a href={`/settings/users/${m.id}`} safe>
+                      {m.name}
+                    </a>
+                  </td>
+                  <td safe>{m.email}</td>
+                  <td safe>{roleLabel(m.role)}</td>
+                  <td>
+                    <UserStatus status={m.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p class="empty">
+            No members yet. Add people to the team on the <a href="/settings/users">Users</a> page.
+          </p>
+        )}
+      </section>
       <div class="panels">
         <section class="card" aria-labelledby="rename-h">
           <h2 id="rename-h">Rename</h2>

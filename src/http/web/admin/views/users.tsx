@@ -36,7 +36,7 @@ export interface UserView {
   teams: { id: string; name: string }[];
 }
 
-function UserStatus(props: { status: string }): JSX.Element {
+export function UserStatus(props: { status: string }): JSX.Element {
   const cls =
     props.status === 'active'
       ? 'status-scored'
