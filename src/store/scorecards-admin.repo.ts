@@ -59,6 +59,25 @@ export async function scorecardVersions(db: Kysely<Database>, scorecardId: strin
     .execute();
 }
 
+/** One stored version's criteria (JSON text), or undefined. */
+export async function scorecardVersion(db: Kysely<Database>, scorecardId: string, version: number) {
+  return db
+    .selectFrom('scorecard_versions')
+    .select(['version', 'criteria', 'created_at'])
+    .where('scorecard_id', '=', scorecardId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+}
+
+/** A name change alone: no new version (criteria are what versions pin). */
+export async function renameScorecard(db: Kysely<Database>, id: string, name: string): Promise<void> {
+  await db
+    .updateTable('scorecards')
+    .set({ name, updated_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function scorecardNameTaken(
   db: Kysely<Database>,
   teamId: string,

@@ -145,7 +145,36 @@ describe.each(DIALECTS)('scorecards on %s', (dialect) => {
     ]);
     const page = await wendy.get(`/scorecards/${id}`);
     expect(page.text).toContain('Agrees &lt;next> steps');
-    expect(page.text).toContain('Version 2');
+    expect(page.text).toContain(`<a href="/scorecards/${id}/versions/2">Version 2</a> (current)`);
+
+    // A name-only save renames: versions pin criteria.
+    const renamed = await post(wendy, `/scorecards/${id}`, {
+      name: 'Renamed card',
+      criteria: v[1]!.criteria,
+    });
+    expect(renamed.status).toBe(303);
+    expect([(await card(id)).name, Number((await card(id)).current_version)]).toEqual(['Renamed card', 2]);
+
+    // A past version opens read-only and can be restored as a new version.
+    const first = await wendy.get(`/scorecards/${id}/versions/1`);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Renamed card, version 1');
+    expect(first.text).toContain('Restoring saves these criteria as version 3.');
+    const restoredCriteria = /name="criteria" value="([^"]*)"/
+      .exec(first.text)![1]!
+      .replace(/&#34;/g, '"')
+      .replace(/&amp;/g, '&');
+    const restore = await post(wendy, `/scorecards/${id}`, {
+      name: 'Renamed card',
+      criteria: restoredCriteria,
+    });
+    expect(restore.status).toBe(303);
+    expect(Number((await card(id)).current_version)).toBe(3);
+    expect(JSON.parse((await versions(id))[2]!.criteria)).toEqual(
+      JSON.parse((await versions(id))[0]!.criteria),
+    );
+    expect((await wendy.get(`/scorecards/${id}/versions/9`)).status).toBe(404);
+    expect((await web['bob.stone@acme.test']!.get(`/scorecards/${id}/versions/1`)).status).toBe(404);
   });
 
   it('publishes and archives', async () => {

@@ -61,6 +61,7 @@ table.calls tbody tr:last-child td { border-bottom: none; }
 .sub { display: inline; color: var(--muted); font-size: 0.875rem; }
 td .sub { display: block; }
 .speaker-reason { display: block; margin-top: 0.25rem; }
+.criteria-json { overflow-x: auto; white-space: pre-wrap; font-size: 0.875rem; }
 .muted { color: var(--muted); }
 .empty { background: var(--card); border: 1px dashed var(--line); border-radius: 8px; padding: 2rem; text-align: center; }
 .pager { display: flex; gap: 1.5rem; justify-content: flex-end; margin-top: 1rem; }

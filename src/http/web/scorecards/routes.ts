@@ -14,9 +14,11 @@ import { viewerTeams } from '../../../store/web-calls.repo.js';
 import {
   createScorecard,
   findManageableScorecard,
+  renameScorecard,
   saveScorecardVersion,
   saveTeamChoice,
   scorecardNameTaken,
+  scorecardVersion,
   scorecardVersions,
   scorecardsOfTeams,
   setScorecardStatus,
@@ -26,7 +28,13 @@ import { sendPage } from '../render.js';
 import { callTypeLabel } from '../views/format.js';
 import { formField, requireSignIn, sessionCsrfValid, viewerOf } from '../session.js';
 import { idParam, isManager, queryParam, sendExpiredForm, sendNotFound, UUID } from '../coaching/common.js';
-import { SCORECARD_NOTICES, ScorecardPage, ScorecardsPage, type TeamBlock } from './views.js';
+import {
+  SCORECARD_NOTICES,
+  ScorecardPage,
+  ScorecardsPage,
+  ScorecardVersionPage,
+  type TeamBlock,
+} from './views.js';
 
 const MAX_NAME_CHARS = 100;
 const MAX_CRITERIA_JSON = 60_000;
@@ -119,6 +127,23 @@ export async function scorecardRoutes(
     return reply.redirect(`/scorecards/${id}?notice=created`, 303);
   });
 
+  /** Stored criteria JSON indented for reading and editing (shown as stored if unreadable). */
+  function prettyJson(text: string | null): string {
+    try {
+      return JSON.stringify(JSON.parse(text ?? '[]'), null, 2);
+    } catch {
+      return text ?? '[]';
+    }
+  }
+
+  function normalisedJson(text: string | null): string | null {
+    try {
+      return JSON.stringify(JSON.parse(text ?? '[]'));
+    } catch {
+      return null;
+    }
+  }
+
   /** What a scorecard is chosen for in its team: the default, and the call types whose rule names it. */
   function usesOf(choice: { defaultId: string | null; rules: Record<string, string> }, id: string): string[] {
     const types = Object.entries(choice.rules)
@@ -140,12 +165,7 @@ export async function scorecardRoutes(
     const id = idParam(request);
     const card = id ? await findManageableScorecard(db, viewerOf(session), id) : undefined;
     if (!card) return sendNotFound(reply, session, staging);
-    let pretty = card.criteria ?? '[]';
-    try {
-      pretty = JSON.stringify(JSON.parse(pretty), null, 2);
-    } catch {
-      // shown as stored
-    }
+    const pretty = prettyJson(card.criteria);
     return sendPage(
       reply,
       status,
@@ -199,8 +219,36 @@ export async function scorecardRoutes(
     }
     if (nameError || errors.length)
       return cardPage(request, reply, 422, { name, criteriaText, errors, nameError });
-    await saveScorecardVersion(db, card.id, { name, criteria });
+    // Versions pin criteria: a save that changes only the name renames the scorecard.
+    if (JSON.stringify(criteria) === normalisedJson(card.criteria)) await renameScorecard(db, card.id, name);
+    else await saveScorecardVersion(db, card.id, { name, criteria });
     return reply.redirect(`/scorecards/${card.id}?notice=saved`, 303);
+  });
+
+  // A past version, read-only, with a form that restores it as a new version (the edit form's own POST).
+  app.get('/scorecards/:id/versions/:version', async (request, reply) => {
+    const session = request.webSession!;
+    const id = idParam(request);
+    const card = id ? await findManageableScorecard(db, viewerOf(session), id) : undefined;
+    const number = Number((request.params as { version?: string }).version);
+    const stored =
+      card && Number.isInteger(number) && number > 0
+        ? await scorecardVersion(db, card.id, number)
+        : undefined;
+    if (!card || !stored) return sendNotFound(reply, session, staging);
+    return sendPage(
+      reply,
+      200,
+      ScorecardVersionPage({
+        staging,
+        user: session.user,
+        csrfToken: session.csrfToken,
+        card: { id: card.id, name: card.name, current_version: Number(card.current_version) },
+        version: Number(stored.version),
+        createdAt: stored.created_at,
+        criteriaText: prettyJson(stored.criteria),
+      }),
+    );
   });
 
   app.post('/scorecards/:id/status', async (request, reply) => {

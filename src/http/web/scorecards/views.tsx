@@ -368,7 +368,8 @@ export function ScorecardPage(
         <ul>
           {props.versions.map((v) => (
             <li>
-              Version {String(v.version)} —{' '}
+              <a href={`/scorecards/${c.id}/versions/${v.version}`}>Version {String(v.version)}</a>
+              {v.version === c.current_version ? ' (current)' : ''} —{' '}
               <time datetime={v.created_at} safe>
                 {formatDateTime(v.created_at)}
               </time>
@@ -376,6 +377,61 @@ export function ScorecardPage(
           ))}
         </ul>
       </section>
+    </Layout>
+  );
+}
+
+/** One past version of a scorecard: its criteria read-only, and a form that makes them the current version again. */
+export function ScorecardVersionPage(
+  props: Shell & {
+    card: { id: string; name: string; current_version: number };
+    version: number;
+    createdAt: string;
+    criteriaText: string;
+  },
+): JSX.Element {
+  const c = props.card;
+  const current = props.version === c.current_version;
+  return (
+    <Layout
+      title={`${c.name}, version ${props.version}`}
+      staging={props.staging}
+      user={props.user}
+      csrfToken={props.csrfToken}
+      current="scorecards"
+    >
+      <p class="breadcrumb">
+        <a href={`/scorecards/${c.id}`} safe>{`← ${c.name}`}</a>
+      </p>
+      <h1 safe>{`${c.name}, version ${props.version}${current ? ' (current)' : ''}`}</h1>
+      <p class="sub">
+        Saved{' '}
+        <time datetime={props.createdAt} safe>
+          {formatDateTime(props.createdAt)}
+        </time>
+        . Results scored with this version keep pointing at it.
+      </p>
+      <section aria-labelledby="version-criteria" class="card">
+        <h2 id="version-criteria">Criteria</h2>
+        <pre class="criteria-json" safe>
+          {props.criteriaText}
+        </pre>
+      </section>
+      {current ? (
+        ''
+      ) : (
+        <form method="post" action={`/scorecards/${c.id}`} class="stack">
+          <Csrf token={props.csrfToken} />
+          <input type="hidden" name="name" value={c.name} />
+          <input type="hidden" name="criteria" value={props.criteriaText} />
+          <p class="sub">{`Restoring saves these criteria as version ${c.current_version + 1}.`}</p>
+          <div>
+            <button type="submit" class="button">
+              Restore this version
+            </button>
+          </div>
+        </form>
+      )}
     </Layout>
   );
 }
