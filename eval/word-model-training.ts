@@ -21,6 +21,7 @@ const DEVELOPMENT_SETS = [
   '-dev7',
   '-dev8',
   '-dev9',
+  '-dev10',
 ];
 
 /** Full-batch gradient descent, the same for both models: epochs, step and L2 penalty. */
