@@ -5,28 +5,13 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { inferableSegments } from './helpers/workspace.js';
 import { createHeuristicInferrer } from '../src/ingest/infer-speaker.js';
 import { inferFile } from '../src/infer/infer-file.js';
 
 const run = promisify(execFile);
 
-const coldCall = [
-  { speaker: 'Speaker 1', text: 'Hello, this is Dana speaking.' },
-  {
-    speaker: 'Speaker 2',
-    text: 'Hi Dana, this is Sam from Acme Analytics. The reason for my call is that we help logistics teams cut late deliveries. Did I catch you at a bad time?',
-  },
-  { speaker: 'Speaker 1', text: "I have a few minutes. We're currently using spreadsheets for routing." },
-  {
-    speaker: 'Speaker 2',
-    text: 'How are you handling delays today? What does a missed delivery window cost you?',
-  },
-  { speaker: 'Speaker 1', text: 'Honestly it costs us customers. Our budget is tight this quarter though.' },
-  {
-    speaker: 'Speaker 2',
-    text: 'Our platform plugs into your current tools. Could we book thirty minutes next week? I will send you a calendar invite.',
-  },
-];
+const coldCall = inferableSegments();
 
 function writeJsonl(lines: string[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-infer-'));

@@ -8,6 +8,7 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
 import { KEYS, SCORECARDS, callBody, inferableSegments } from '../helpers/workspace.js';
+import { teamId } from './admin.helpers.js';
 import { PASSWORD, WebClient, csrfOf, webWorkspace } from './web-client.js';
 
 function workspace() {
@@ -197,13 +198,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('refuses a member outside the manager’s teams, and a team without a usable scorecard', async () => {
       const id = await createCall({ call_type: 'negotiation' });
       const erin = await userId('erin@acme.test');
-      const east = (
-        await t.deps.store.db
-          .selectFrom('teams')
-          .select('id')
-          .where('name', '=', 'East')
-          .executeTakeFirstOrThrow()
-      ).id;
+      const east = await teamId(t, 'East');
       const wendyRes = await post(web['wendy@acme.test']!, `/calls/${id}/reassign`, {
         member: `${erin}:${east}`,
       });
@@ -499,13 +494,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
 
     it('a call added without the rep speaker: the page says it was inferred, and why', async () => {
       const bob = web['bob.stone@acme.test']!;
-      const west = (
-        await t.deps.store.db
-          .selectFrom('teams')
-          .select('id')
-          .where('name', '=', 'West')
-          .executeTakeFirstOrThrow()
-      ).id;
+      const west = await teamId(t, 'West');
       const lines = inferableSegments().map((s) => `${s.speaker}: ${s.text}`);
       const res = await submit(bob, {
         rep: `${await userId('bob.stone@acme.test')}:${west}`,
@@ -523,13 +512,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('a rep pastes a transcript: the call has no attribution and is readable through the API', async () => {
       const bob = web['bob.stone@acme.test']!;
       const bobId = await userId('bob.stone@acme.test');
-      const west = (
-        await t.deps.store.db
-          .selectFrom('teams')
-          .select('id')
-          .where('name', '=', 'West')
-          .executeTakeFirstOrThrow()
-      ).id;
+      const west = await teamId(t, 'West');
       const res = await submit(bob, {
         rep: `${bobId}:${west}`,
         transcript: `${PASTED}\nCarla Diaz: Ref ${Math.random()}`,
@@ -565,13 +548,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('a manager uploads a WebVTT file and a recording for a rep of the team', async () => {
       const wendy = web['wendy@acme.test']!;
       const ray = await userId('ray@acme.test');
-      const west = (
-        await t.deps.store.db
-          .selectFrom('teams')
-          .select('id')
-          .where('name', '=', 'West')
-          .executeTakeFirstOrThrow()
-      ).id;
+      const west = await teamId(t, 'West');
       const vtt = `WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v Dana Buyer>Hello there ${Math.random()}</v>\n\n00:00:04.000 --> 00:00:06.000\n<v Ray R.>Thanks for joining, what should we cover?</v>\n`;
       const res = await submit(
         wendy,
@@ -614,13 +591,7 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('shows errors next to the fields and keeps the pasted text; a rep cannot make calls for others', async () => {
       const bob = web['bob.stone@acme.test']!;
       const ray = await userId('ray@acme.test');
-      const west = (
-        await t.deps.store.db
-          .selectFrom('teams')
-          .select('id')
-          .where('name', '=', 'West')
-          .executeTakeFirstOrThrow()
-      ).id;
+      const west = await teamId(t, 'West');
       const before = await t.deps.store.db.selectFrom('calls').select('id').execute();
       const unlabeled = await submit(bob, {
         rep: `${ray}:${west}`,
