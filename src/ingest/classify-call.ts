@@ -8,7 +8,7 @@
  * `discovery` (`fallback: true`).
  * Linear time: one scan per turn with a few combined, precompiled regular expressions, plus a few per-turn tests.
  */
-import { combineCueFamilies, forEachCue } from './cue-patterns.js';
+import { CueFamilySet, forEachCue } from './cue-patterns.js';
 import {
   callFeatureRows,
   callTypeLogits,
@@ -548,20 +548,13 @@ const FAMILIES: readonly Family[] = [
 ];
 
 /** The families as a few combined patterns (cue-patterns.ts). */
-let COMBINED = combineCueFamilies(FAMILIES.map((f) => f.pattern));
+const CUES = new CueFamilySet(FAMILIES.map((f) => f.pattern));
 
-/**
- * For the evaluation's family-dropout measure only (eval/dropout.ts): read the call with only the cue families for
- * which `keep(index, pattern)` holds, or with all of them again when `keep` is null. Returns how many families there are.
- */
+/** For the evaluation's family-dropout measure only (eval/dropout.ts): read the call with only some cue families. */
 export function setCallTypeFamiliesForEvaluation(
   keep: ((family: number, pattern: string) => boolean) | null,
 ): number {
-  COMBINED = combineCueFamilies(
-    FAMILIES.map((f) => f.pattern),
-    keep ?? undefined,
-  );
-  return FAMILIES.length;
+  return CUES.keepOnly(keep);
 }
 
 // ---- questions and asks: who asks whom about what ----
@@ -925,7 +918,7 @@ class CueTally {
   constructor(private readonly repKnown: boolean) {}
 
   scan(text: string, isRep: boolean): void {
-    forEachCue(COMBINED, text, (f, phrase) => this.count(f, phrase, isRep));
+    forEachCue(CUES.combined, text, (f, phrase) => this.count(f, phrase, isRep));
   }
 
   private count(f: number, phrase: string, isRep: boolean): void {

@@ -112,3 +112,21 @@ export function forEachCue(
     }
   }
 }
+
+/**
+ * A module's cue families, combined once, with the switch the evaluation's family-dropout measure uses
+ * (eval/dropout.ts) to read calls with only some of them.
+ */
+export class CueFamilySet {
+  combined: CombinedPattern[];
+
+  constructor(private readonly patterns: readonly string[]) {
+    this.combined = combineCueFamilies(patterns);
+  }
+
+  /** Keep only the families for which `keep(index, pattern)` holds, or all again when null; returns the count. */
+  keepOnly(keep: ((family: number, pattern: string) => boolean) | null): number {
+    this.combined = combineCueFamilies(this.patterns, keep ?? undefined);
+    return this.patterns.length;
+  }
+}

@@ -14,7 +14,7 @@
  *   close seller-side speakers (a rep beside a sales engineer) abstain rather than guess.
  * - Linear time: a few passes over each turn with combined, precompiled regular expressions.
  */
-import { combineCueFamilies, forEachCue } from './cue-patterns.js';
+import { CueFamilySet, forEachCue } from './cue-patterns.js';
 import { normalizeForCues as normalize } from './cue-text.js';
 import {
   likelihoodsOf,
@@ -609,20 +609,13 @@ const FAMILIES: readonly CueFamily[] = [
 ];
 
 /** The families as a few combined patterns (cue-patterns.ts). */
-let COMBINED = combineCueFamilies(FAMILIES.map((f) => f.pattern));
+const CUES = new CueFamilySet(FAMILIES.map((f) => f.pattern));
 
-/**
- * For the evaluation's family-dropout measure only (eval/dropout.ts): read the speakers with only the cue families for
- * which `keep(index, pattern)` holds, or with all of them again when `keep` is null. Returns how many families there are.
- */
+/** For the evaluation's family-dropout measure only (eval/dropout.ts): read the speakers with only some cue families. */
 export function setSpeakerFamiliesForEvaluation(
   keep: ((family: number, pattern: string) => boolean) | null,
 ): number {
-  COMBINED = combineCueFamilies(
-    FAMILIES.map((f) => f.pattern),
-    keep ?? undefined,
-  );
-  return FAMILIES.length;
+  return CUES.keepOnly(keep);
 }
 
 /**
@@ -799,7 +792,7 @@ type Ask = 'none' | 'about_you' | 'about_offering' | 'about_caller';
 
 /** Adds one turn's cues and pronouns to its speaker's evidence; returns what the turn asks. */
 function scanTurn(e: SpeakerEvidence, text: string): Ask {
-  forEachCue(COMBINED, text, (family) => e.cues[family]!++);
+  forEachCue(CUES.combined, text, (family) => e.cues[family]!++);
   PERSON_WORDS.lastIndex = 0;
   for (let m = PERSON_WORDS.exec(text); m !== null; m = PERSON_WORDS.exec(text)) {
     const w = m[0];

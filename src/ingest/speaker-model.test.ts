@@ -4,7 +4,7 @@ import {
   shippedSpeakerModel,
   buildSpeakerModel,
   forEachSpeakerFeature,
-  repLikelihoods,
+  likelihoodsOf,
   speakerFeatureRows,
 } from './speaker-model.js';
 import type { Turn } from './transcript.js';
@@ -66,7 +66,10 @@ describe('speaker word model', () => {
   });
 
   it('turns weights into a likelihood per speaker', () => {
-    const likelihood = repLikelihoods(modelOf({ lake: 60 }), smallTalk);
+    const likelihood = likelihoodsOf(
+      modelOf({ lake: 60 }),
+      speakerFeatureRows(modelOf({ lake: 60 }), smallTalk),
+    );
     expect(likelihood.get('Speaker 2')).toBeGreaterThan(0.5);
     expect(likelihood.get('Speaker 1')).toBeLessThan(0.01);
   });
@@ -123,7 +126,7 @@ describe('inferRepSpeaker with the word model', () => {
     ]);
     const model = modelOf({ december: 150 }, -6, buyerTalk);
     expect(speakerFeatureRows(model, buyerTalk).get('Ben')!.length).toBeGreaterThanOrEqual(50);
-    expect(repLikelihoods(model, buyerTalk).get('Ben')).toBeGreaterThan(0.8);
+    expect(likelihoodsOf(model, speakerFeatureRows(model, buyerTalk)).get('Ben')).toBeGreaterThan(0.8);
     expect(inferRepSpeaker(buyerTalk, none, modelOf({}, -6, buyerTalk))).toBeNull();
     expect(inferRepSpeaker(buyerTalk, none, model)).toBeNull();
   });

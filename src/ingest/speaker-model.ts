@@ -50,12 +50,7 @@ export function speakerLogit(model: SpeakerModel, rows: readonly number[]): numb
   return model.bias + sum / Math.sqrt(Math.max(1, rows.length));
 }
 
-/** Per speaker, how likely their words are the rep's (0–1), each judged alone. */
-export function repLikelihoods(model: SpeakerModel, turns: readonly Turn[]): Map<string, number> {
-  return likelihoodsOf(model, speakerFeatureRows(model, turns));
-}
-
-/** The same from the rows speakerFeatureRows found. */
+/** Per speaker, how likely their words are the rep's (0–1), each judged alone, from speakerFeatureRows. */
 export function likelihoodsOf(
   model: SpeakerModel,
   rows: ReadonlyMap<string, readonly number[]>,
