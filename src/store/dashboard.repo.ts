@@ -11,7 +11,7 @@
  */
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import { visibleTo, type Viewer } from './web-calls.repo.js';
+import { happenedAt, visibleTo, type Viewer } from './web-calls.repo.js';
 
 export interface DashboardScope {
   teamId?: string;
@@ -31,12 +31,6 @@ export interface DashboardBucket {
   /** Sum of the current results' scores (0..100 each) of the scored calls. */
   score_sum: number;
 }
-
-/**
- * When a call happened. The same expression must be used by the index the lead adds
- * (`calls(account_id, coalesce(occurred_at, created_at))`), so it is written once here.
- */
-const happenedAt = sql<string>`coalesce(c.occurred_at, c.created_at)`;
 
 type Eb = ExpressionBuilder<Database & { c: Database['calls'] }, 'c'>;
 

@@ -29,6 +29,7 @@ import * as search from './migrations/2026-11-29-search.js';
 import * as ingest from './migrations/2026-11-30-ingest.js';
 import * as searchRows from './migrations/2026-12-01-search-rows.js';
 import * as callScore from './migrations/2026-12-02-call-score.js';
+import * as libraryOrder from './migrations/2026-12-03-library-order.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -187,6 +188,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30-ingest': ingest,
   '2026-12-01-search-rows': searchRows,
   '2026-12-02-call-score': callScore,
+  '2026-12-03-library-order': libraryOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

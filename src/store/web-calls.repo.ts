@@ -47,9 +47,17 @@ export function fts5Query(q: string): string {
     .join(' ');
 }
 
-/** Keyset position: the last row of the previous page, newest first by (created_at, id). */
+/**
+ * When a call happened: `occurred_at`, or `created_at` for a call without one. The library's order and date
+ * filters and the dashboard's weeks use it; the calls_happened indexes (migration 2026-12-03) are on exactly this
+ * expression, so it is written once here.
+ */
+export const happenedAt = sql<string>`coalesce(c.occurred_at, c.created_at)`;
+
+/** Keyset position: the last row of the previous page, newest first by (happened, id). */
 export interface LibraryCursor {
-  createdAt: string;
+  /** The row's `happenedAt`. */
+  at: string;
   id: string;
 }
 
@@ -108,8 +116,6 @@ export async function listVisibleCalls(
   if (filters.repUserId) query = query.where('c.rep_user_id', '=', filters.repUserId);
   if (filters.callType) query = query.where('c.call_type', '=', filters.callType);
   if (filters.status) query = query.where('c.status', '=', filters.status);
-  // The same expression as the calls_dashboard index (2026-11-28) and the date the library shows.
-  const happenedAt = sql<string>`coalesce(c.occurred_at, c.created_at)`;
   if (filters.from) query = query.where(happenedAt, '>=', filters.from);
   if (filters.to) query = query.where(happenedAt, '<', nextDay(filters.to));
   if (filters.minScore != null) query = query.where('r.score', '>=', filters.minScore);
@@ -132,12 +138,13 @@ export async function listVisibleCalls(
           );
   }
   if (after) {
-    // Row-value comparison: one index range scan on (…, created_at, id) in both SQLite and PostgreSQL.
-    query = query.where((eb) =>
-      eb(eb.refTuple('c.created_at', 'c.id'), '<', eb.tuple(after.createdAt, after.id)),
-    );
+    // Row-value comparison: one index range scan on (…, happened, id). SQLite bounds the scan of an expression
+    // index only by a comparison of the expression alone, hence the first, redundant condition.
+    query = query
+      .where(happenedAt, '<=', after.at)
+      .where(sql<boolean>`(${happenedAt}, c.id) < (${after.at}, ${after.id})`);
   }
-  return query.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
+  return query.orderBy(happenedAt, 'desc').orderBy('c.id', 'desc').limit(limit).execute();
 }
 
 /** Non-deleted teams in the viewer's scope: an admin's whole account, a manager's own teams, none for a rep. */

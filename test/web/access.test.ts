@@ -380,9 +380,17 @@ describe.each(DIALECTS)('web application on %s', (dialect) => {
 
   describe('library and call page', () => {
     it('filters by status, type, team and rep, and pages by keyset without gaps or repeats', async () => {
-      const created: string[] = [];
-      for (let i = 0; i < 5; i++)
-        created.push(await createCall(KEYS.full, callBody({ call_type: 'negotiation' })));
+      // Sent out of order, two on the same day: the library lists by when each call happened, newest first,
+      // ties by id, and each page continues where the last stopped.
+      const days = ['2026-11-12', '2026-11-10', '2026-11-14', '2026-11-12', '2026-11-11'];
+      const created: { id: string; at: string }[] = [];
+      for (const day of days) {
+        const body = callBody({ call_type: 'negotiation', occurred_at: `${day}T09:30:00Z` });
+        created.push({ id: await createCall(KEYS.full, body), at: day });
+      }
+      const expected = [...created]
+        .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
+        .map((c) => c.id);
       const ada = await signedIn('ada@acme.test');
       const seen: string[] = [];
       let path: string | null = '/calls?type=negotiation&per_page=2';
@@ -396,7 +404,7 @@ describe.each(DIALECTS)('web application on %s', (dialect) => {
         pages++;
       }
       expect(pages).toBe(3);
-      expect(seen).toEqual([...created].reverse()); // newest first, each once
+      expect(seen).toEqual(expected);
       const erinId = (
         await t.deps.store.db
           .selectFrom('users')

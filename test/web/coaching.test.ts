@@ -102,15 +102,25 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
     it('refuses an empty note, a turn outside the transcript and a missing form token', async () => {
       const id = await createCall();
       const bob = web['bob.stone@acme.test']!;
-      expect((await post(bob, `/calls/${id}/comments`, { body: '   ' })).location).toContain('error=comment');
-      expect((await post(bob, `/calls/${id}/comments`, { turn: '99', body: 'x' })).location).toContain(
-        'error=turn',
+      // A refused note shows the page again (422) with the message beside the field it is about, which is
+      // marked invalid, tied to it and focused; what was typed is kept.
+      const empty = await post(bob, `/calls/${id}/comments`, { turn: '1', body: '   ' });
+      expect(empty.status).toBe(422);
+      expect(empty.text).toMatch(
+        /<textarea[^>]*aria-invalid="true"[^>]*aria-describedby="note-body-error"[^>]*autofocus/,
       );
-      // The message stands beside the field it is about, which is marked invalid and tied to it.
+      expect(empty.text).toContain(
+        '<p id="note-body-error" class="field-error" role="alert">Write a note of',
+      );
+      expect(empty.text).not.toContain('<p class="alert" role="alert">Write a note');
+      expect(empty.text).toMatch(/<option value="1" selected>Turn 2/);
+      const far = await post(bob, `/calls/${id}/comments`, { turn: '99', body: 'Keep <this> & that' });
+      expect(far.status).toBe(422);
+      expect(far.text).toMatch(/<select id="note-turn" name="turn" aria-invalid="true"/);
+      expect(far.text).toContain('>Keep &lt;this> &amp; that</textarea>');
+      // A redirect's error code (the select forms') is shown the same way.
       const page = await bob.get(`/calls/${id}?error=comment`);
-      expect(page.text).toMatch(/<textarea[^>]*aria-invalid="true"[^>]*aria-describedby="note-body-error"/);
       expect(page.text).toContain('<p id="note-body-error" class="field-error" role="alert">Write a note of');
-      expect(page.text).not.toContain('<p class="alert" role="alert">Write a note');
       const noToken = await bob.post(`/calls/${id}/comments`, { body: 'x' });
       expect(noToken.status).toBe(403);
       expect(
@@ -305,7 +315,10 @@ describe.each(DIALECTS)('coaching on %s', (dialect) => {
         score: '140',
         comment: 'x',
       });
-      expect(bad.location).toContain('error=override');
+      expect(bad.status).toBe(422); // the page again, with what was typed
+      expect(bad.text).toMatch(/<input id="override-score"[^>]*value="140"[^>]*aria-invalid="true"/);
+      expect(bad.text).toContain('>x</textarea>');
+      expect(bad.text).toMatch(/<option value="next_steps" selected>/);
       const res = await post(wendy, `/calls/${id}/overrides`, {
         criterion: 'next_steps',
         score: '20',

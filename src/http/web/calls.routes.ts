@@ -1,13 +1,11 @@
 /** The call library (GET /calls) and the call page (GET /calls/:id = the API's app_url). */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { normaliseSpeaker } from '../../scoring/scorers/scorer.js';
 import type { Dialect } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import {
   filterableReps,
   viewerTeams,
-  findCurrentResult,
   findVisibleCall,
   listVisibleCalls,
   type LibraryCursor,
@@ -15,11 +13,10 @@ import {
 import { filterParams, libraryFilterValues, toLibraryFilters } from './library-filters.js';
 import { sendPage } from './render.js';
 import { requireSignIn, viewerOf } from './session.js';
-import { CallPage, type CallCriterion, type CallResult, type CallTurn } from './views/call.js';
 import { ErrorPage, NOT_FOUND } from './views/errors.js';
-import { speakerReason } from './views/format.js';
 import { LibraryPage } from './views/library.js';
-import { loadCoaching } from './coaching/load.js';
+import { outcomeOf } from './coaching/load.js';
+import { callPage } from './call-page.js';
 
 export interface CallsRoutesOptions {
   db: Kysely<Database>;
@@ -37,7 +34,7 @@ function param(query: unknown, name: string): string {
 }
 
 export function encodeCursor(cursor: LibraryCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id]), 'utf8').toString('base64url');
 }
 
 export function decodeCursor(value: string): LibraryCursor | null {
@@ -50,67 +47,12 @@ export function decodeCursor(value: string): LibraryCursor | null {
       typeof parsed[0] === 'string' &&
       typeof parsed[1] === 'string'
     ) {
-      return { createdAt: parsed[0], id: parsed[1] };
+      return { at: parsed[0], id: parsed[1] };
     }
   } catch {
     // fall through: a mangled cursor shows the first page
   }
   return null;
-}
-
-/** Stored JSON, or null when absent or unreadable (a page never fails on one bad column). */
-function parseJson(text: string | null): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function parseJsonArray(text: string | null): unknown[] {
-  const value = parseJson(text);
-  return Array.isArray(value) ? value : [];
-}
-
-const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-function toTurns(turnsJson: string, repSpeaker: string): CallTurn[] {
-  const rep = normaliseSpeaker(repSpeaker);
-  return parseJsonArray(turnsJson).map((raw) => {
-    const t = (raw ?? {}) as Record<string, unknown>;
-    const speaker = str(t.speaker);
-    return {
-      speaker,
-      text: str(t.text),
-      start_ms: numOrNull(t.start_ms),
-      isRep: normaliseSpeaker(speaker) === rep,
-    };
-  });
-}
-
-function toCriteria(criteriaJson: string): CallCriterion[] {
-  return parseJsonArray(criteriaJson).map((raw, index) => {
-    const c = (raw ?? {}) as Record<string, unknown>;
-    const evidence = Array.isArray(c.evidence) ? c.evidence : [];
-    return {
-      key: str(c.key, `criterion_${index}`),
-      title: str(c.title, str(c.key, `Criterion ${index + 1}`)),
-      weight: numOrNull(c.weight) ?? 1,
-      score: numOrNull(c.score),
-      na: c.na === true,
-      rationale: str(c.rationale),
-      evidence: evidence.map((e) => {
-        const ev = (e ?? {}) as Record<string, unknown>;
-        return {
-          turn_index: numOrNull(ev.turn_index) ?? -1,
-          start_ms: numOrNull(ev.start_ms),
-          quote: str(ev.quote),
-        };
-      }),
-    };
-  });
 }
 
 export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOptions): Promise<void> {
@@ -156,7 +98,10 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
         filters,
         teams,
         reps,
-        nextHref: rows.length > perPage && last ? link({ createdAt: last.created_at, id: last.id }) : null,
+        nextHref:
+          rows.length > perPage && last
+            ? link({ at: last.occurred_at ?? last.created_at, id: last.id })
+            : null,
         firstHref: after ? link(null) : null,
         filtered: Object.values(filters).some(Boolean),
       }),
@@ -174,47 +119,6 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRoutesOpti
         ErrorPage({ ...NOT_FOUND, staging, user: session.user, csrfToken: session.csrfToken }),
       );
     }
-    const resultRow = await findCurrentResult(db, call.id);
-    const result: CallResult | null = resultRow
-      ? {
-          score: resultRow.score === null ? null : Number(resultRow.score),
-          skip_reason: resultRow.skip_reason,
-          criteria: toCriteria(resultRow.criteria),
-          created_at: resultRow.created_at,
-          scorecard_version:
-            resultRow.scorecard_version === null ? null : Number(resultRow.scorecard_version),
-        }
-      : null;
-    const participants = parseJsonArray(call.participants).map((raw) => {
-      const p = (raw ?? {}) as Record<string, unknown>;
-      return {
-        role: str(p.role, 'other'),
-        name: str(p.name),
-        company: typeof p.company === 'string' ? p.company : null,
-      };
-    });
-    const turns = toTurns(call.turns, call.rep_speaker);
-    const coaching = await loadCoaching(db, session, call, turns, result?.criteria ?? null, request.query);
-    // A manager's correction replaces how the speaker was found (the API's attribution keeps the arrival).
-    const correction = [...coaching.actions].reverse().find((a) => a.kind === 'speaker') ?? null;
-    return sendPage(
-      reply,
-      200,
-      CallPage({
-        staging,
-        user: session.user,
-        csrfToken: session.csrfToken,
-        call: {
-          ...call,
-          speaker_confidence: call.speaker_confidence === null ? null : Number(call.speaker_confidence),
-          speaker_reason: correction ? null : speakerReason(parseJson(call.speaker_signals)),
-          speaker_corrected_by: correction?.user_name ?? null,
-        },
-        participants,
-        turns,
-        result,
-        coaching,
-      }),
-    );
+    return sendPage(reply, 200, await callPage(db, staging, session, call, outcomeOf(request.query)));
   });
 }

@@ -66,7 +66,7 @@ export async function csvRoutes(
         if (chunk) yield chunk;
         const last = rows[rows.length - 1];
         if (rows.length < PAGE || !last) return;
-        after = { createdAt: last.created_at, id: last.id };
+        after = { at: last.occurred_at ?? last.created_at, id: last.id };
       }
     }
     const day = new Date().toISOString().slice(0, 10);

@@ -49,13 +49,25 @@ function describeAction(kind: string, detailJson: string): string {
   }
 }
 
+/** What a form left for the page to show: a notice or an error code, and the values typed into a refused form. */
+export interface CoachingOutcome {
+  notice: string;
+  error: string;
+  draft?: Record<string, string>;
+}
+
+/** The outcome a redirect carries in its query (`?notice=…` or `?error=…`); codes outside the tables show nothing. */
+export function outcomeOf(query: unknown): CoachingOutcome {
+  return { notice: queryParam(query, 'notice'), error: queryParam(query, 'error') };
+}
+
 export async function loadCoaching(
   db: Kysely<Database>,
   session: WebSession,
   call: CoachingCallInput,
   turns: { speaker: string }[],
   criteria: CriterionInput[] | null,
-  query: unknown,
+  outcome: CoachingOutcome,
 ): Promise<CoachingView> {
   const viewer = viewerOf(session);
   const canManage = isManager(viewer.role);
@@ -92,9 +104,8 @@ export async function loadCoaching(
     .executeTakeFirst();
   const currentMember = owner ? `${owner.rep_user_id}:${owner.team_id}` : '';
   const labels = [...new Set(turns.map((t) => t.speaker))];
-  const notice = NOTICES[queryParam(query, 'notice')] ?? null;
-  const errorCode = queryParam(query, 'error');
-  const error = ERRORS[errorCode] ?? null;
+  const notice = NOTICES[outcome.notice] ?? null;
+  const error = ERRORS[outcome.error] ?? null;
   return {
     callId: call.id,
     csrfToken: session.csrfToken,
@@ -102,7 +113,8 @@ export async function loadCoaching(
     status: call.status,
     notice,
     error,
-    errorField: error === null ? null : (ERROR_FIELDS[errorCode] ?? null),
+    errorField: error === null ? null : (ERROR_FIELDS[outcome.error] ?? null),
+    draft: error === null ? {} : (outcome.draft ?? {}),
     comments,
     overrides,
     adjustedScore,

@@ -1,5 +1,6 @@
 /**
- * Coaching actions on a call (POST, CSRF-checked, 303 back to the call page with a notice or an error code) and
+ * Coaching actions on a call (POST, CSRF-checked, 303 back to the call page with a notice or an error code; a
+ * refused note or override shows the page again at 422 with what was typed) and
  * the call's recording (GET with HTTP Range). Every route finds the call through the viewer's visibility first:
  * a call outside it is 404. Reps may add notes; reassign, re-run, speaker correction and overrides need a
  * manager or an admin (a rep gets 404 for those, like any page they cannot use).
@@ -23,6 +24,8 @@ import { requeueCall } from '../../../store/jobs.repo.js';
 import type { Database } from '../../../store/schema.js';
 import { findVisibleCall } from '../../../store/web-calls.repo.js';
 import { formField, requireSignIn, sessionCsrfValid, viewerOf, type WebSession } from '../session.js';
+import { callPage, type VisibleCall } from '../call-page.js';
+import { sendPage } from '../render.js';
 import { idParam, isManager, sendExpiredForm, sendNotFound } from './common.js';
 import { COACHING_SCRIPT, COACHING_SCRIPT_PATH } from './views.js';
 import { createHash } from 'node:crypto';
@@ -103,7 +106,7 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
     request: FastifyRequest,
     reply: FastifyReply,
     managersOnly: boolean,
-  ): Promise<{ session: WebSession; call: NonNullable<Awaited<ReturnType<typeof findVisibleCall>>> } | null> {
+  ): Promise<{ session: WebSession; call: VisibleCall } | null> {
     const session = request.webSession!;
     if (!sessionCsrfValid(request)) {
       await sendExpiredForm(reply, session, staging);
@@ -121,21 +124,35 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
   const back = (reply: FastifyReply, callId: string, outcome: string, anchor = '') =>
     reply.redirect(`/calls/${callId}?${outcome}${anchor}`, 303);
 
+  /** A refused form with typed text: the call page again (422), the text kept and the error beside its field. */
+  const refuse = async (
+    reply: FastifyReply,
+    g: { session: WebSession; call: VisibleCall },
+    error: string,
+    draft: Record<string, string>,
+  ) => {
+    const kept = Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, v.replaceAll('\u0000', '')]));
+    const page = await callPage(db, staging, g.session, g.call, { notice: '', error, draft: kept });
+    return sendPage(reply, 422, page);
+  };
+
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', requireSignIn);
 
     signedIn.post('/calls/:id/comments', async (request, reply) => {
       const g = await postGuard(request, reply, false);
       if (!g) return reply;
-      const body = (formField(request.body, 'body') ?? '').trim();
-      if (!body || chars(body) > MAX_NOTE_CHARS || body.includes('\u0000'))
-        return back(reply, g.call.id, 'error=comment', '#notes');
+      const typed = formField(request.body, 'body') ?? '';
+      const body = typed.trim();
       const turnRaw = formField(request.body, 'turn') ?? '';
+      const draft = { body: typed, turn: turnRaw };
+      if (!body || chars(body) > MAX_NOTE_CHARS || body.includes('\u0000'))
+        return refuse(reply, g, 'comment', draft);
       let turnIndex: number | null = null;
       if (turnRaw !== '') {
         const n = Number(turnRaw);
         if (!/^\d{1,5}$/.test(turnRaw) || n >= parseTurns(g.call.turns).length)
-          return back(reply, g.call.id, 'error=turn', '#notes');
+          return refuse(reply, g, 'turn', draft);
         turnIndex = n;
       }
       await addComment(db, {
@@ -258,7 +275,11 @@ export async function coachingRoutes(app: FastifyInstance, options: CoachingRout
         chars(comment) > MAX_NOTE_CHARS ||
         comment.includes('\u0000')
       ) {
-        return back(reply, g.call.id, 'error=override', '#manage');
+        return refuse(reply, g, 'override', {
+          criterion: key,
+          score: scoreRaw,
+          comment: formField(request.body, 'comment') ?? '',
+        });
       }
       await addOverride(db, {
         callId: g.call.id,

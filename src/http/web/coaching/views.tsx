@@ -31,6 +31,8 @@ export interface CoachingView {
   error: string | null;
   /** The id of the field the error is about (shown beside it), or null for an error of the whole page. */
   errorField: string | null;
+  /** What was typed into a refused form, by field name, to show it again. */
+  draft: Record<string, string>;
   comments: CoachingComment[];
   /** The override in force per criterion key (the latest). */
   overrides: Record<string, CoachingOverride>;
@@ -84,8 +86,11 @@ export const ERROR_FIELDS: Record<string, string> = {
 };
 
 /** Attributes tying a field to its error, when the error is about it. */
-function invalidIf(c: CoachingView, id: string): Record<string, string> {
-  return c.errorField === id ? { 'aria-invalid': 'true', 'aria-describedby': `${id}-error` } : {};
+function invalidIf(c: CoachingView, id: string): Record<string, string | boolean> {
+  // autofocus takes the reader to the field of a refused form, which a re-shown page would have scrolled away.
+  return c.errorField === id
+    ? { 'aria-invalid': 'true', 'aria-describedby': `${id}-error`, autofocus: true }
+    : {};
 }
 
 function FieldError(props: { c: CoachingView; id: string }): JSX.Element {
@@ -256,7 +261,7 @@ export function CoachingPanel(props: {
             <select id="note-turn" name="turn" {...invalidIf(c, 'note-turn')}>
               <option value="">The whole call</option>
               {props.turns.map((t, i) => (
-                <option value={String(i)} safe>
+                <option value={String(i)} selected={c.draft.turn === String(i)} safe>
                   {`Turn ${i + 1} — ${t.speaker}`}
                 </option>
               ))}
@@ -272,7 +277,10 @@ export function CoachingPanel(props: {
               maxlength="2000"
               required
               {...invalidIf(c, 'note-body')}
-            ></textarea>
+              safe
+            >
+              {c.draft.body ?? ''}
+            </textarea>
             <FieldError c={c} id="note-body" />
           </div>
           <div>
@@ -339,7 +347,7 @@ export function CoachingPanel(props: {
                   <label for="override-criterion">Criterion</label>
                   <select id="override-criterion" name="criterion" {...invalidIf(c, 'override-criterion')}>
                     {c.criteria.map((k) => (
-                      <option value={k.key} safe>
+                      <option value={k.key} selected={c.draft.criterion === k.key} safe>
                         {k.title}
                       </option>
                     ))}
@@ -356,19 +364,16 @@ export function CoachingPanel(props: {
                     max="100"
                     step="1"
                     required
+                    value={c.draft.score}
                     {...invalidIf(c, 'override-score')}
                   />
                   <FieldError c={c} id="override-score" />
                 </div>
                 <div class="field">
                   <label for="override-comment">Comment</label>
-                  <textarea
-                    id="override-comment"
-                    name="comment"
-                    rows="2"
-                    maxlength="2000"
-                    required
-                  ></textarea>
+                  <textarea id="override-comment" name="comment" rows="2" maxlength="2000" required safe>
+                    {c.draft.comment ?? ''}
+                  </textarea>
                 </div>
                 <div>
                   <button type="submit" class="button">

@@ -1,4 +1,4 @@
-/** The call library: filters (GET), a table of visible calls most recently added first, keyset paging links. */
+/** The call library: filters (GET), the visible calls newest first (by when they happened), keyset paging links. */
 import {
   CALL_TYPES,
   STATUSES,
@@ -160,7 +160,7 @@ export function LibraryPage(props: LibraryPageProps): JSX.Element {
       ) : (
         <div class="table-wrap">
           <table class="calls">
-            <caption class="visually-hidden">Calls, most recently added first</caption>
+            <caption class="visually-hidden">Calls, newest first by date</caption>
             <thead>
               <tr>
                 <th scope="col">Date</th>
