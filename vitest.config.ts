@@ -12,5 +12,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: files run in parallel across forks; each file gets its own database.
     pool: 'forks',
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

@@ -59,7 +59,15 @@ async function serve(config: Config, noWorker: boolean): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Nothing to serve: the scoring thread and the database must not keep the process alive.
+    await scoring?.stop();
+    await app.close();
+    await deps.close();
+    throw new ListenError(config, error as NodeJS.ErrnoException);
+  }
   const worker = noWorker || config.worker === 'off' ? 'off' : 'inline';
   console.log(`Callscore is running (${config.serviceEnv}, ${deps.store.dialect}, worker ${worker}).
   Web app:  ${config.publicAppBaseUrl}/
@@ -209,14 +217,26 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** `serve` could not open its port: the address, not the database, is at fault. */
+class ListenError extends Error {
+  constructor(config: Config, cause: NodeJS.ErrnoException) {
+    super(
+      cause.code === 'EADDRINUSE'
+        ? `Port ${config.port} is already in use: stop the other process or set PORT.`
+        : `Cannot listen on ${config.host}:${config.port} (${cause.code ?? cause.message}): set HOST to an address of this machine (0.0.0.0 for all, 127.0.0.1 for this machine only) and PORT to a free port.`,
+    );
+  }
+}
+
 /** Start-up failures in words that say what to do next. */
 function explain(error: unknown): string {
-  if (error instanceof ConfigError || error instanceof WorkspaceError) return error.message;
+  if (error instanceof ConfigError || error instanceof WorkspaceError || error instanceof ListenError)
+    return error.message;
   if (error instanceof SyntaxError) return `The file is not valid JSON: ${error.message}`;
   const e = error as NodeJS.ErrnoException;
-  if (e.code === 'EADDRINUSE')
-    return `Port ${process.env.PORT || 8080} is already in use: stop the other process or set PORT.`;
   if (e.code === 'ENOENT' && e.path) return `No such file: ${e.path}`;
+  if ((e.code === 'ENOTDIR' || e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EEXIST') && e.path)
+    return `Cannot create or write ${e.path} (${e.code}): set DATA_DIR to a directory this user can write.`;
   if (
     e.code === 'ECONNREFUSED' ||
     e.code === 'ENOTFOUND' ||
@@ -233,6 +253,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     console.error(explain(error));
-    process.exitCode = 1;
+    // exit now: a helper thread or an open handle left by the failure must not keep a failed start alive.
+    process.exit(1);
   },
 );

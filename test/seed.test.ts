@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, createTestStore } from './helpers/databases.js';
+import { describeEachDialect, createTestStore } from './helpers/databases.js';
 import { startApp } from './helpers/app.js';
 import { KEYS, SCORECARDS, TEST_WORKSPACE, callBody } from './helpers/workspace.js';
 import {
@@ -70,7 +71,7 @@ async function snapshot(db: Awaited<ReturnType<typeof createTestStore>>['db']) {
   return out;
 }
 
-describe.each(DIALECTS)('seed on %s', (dialect) => {
+describeEachDialect('seed on %s', (dialect) => {
   it('is idempotent: the same file twice changes nothing', async () => {
     const store = await createTestStore(dialect);
     try {
@@ -135,7 +136,7 @@ describe.each(DIALECTS)('seed on %s', (dialect) => {
 const SCORECARD_ID = '8f1c2d3e-1111-4222-8333-444455556666';
 const criteria = [{ key: 'q', title: 'Asks questions', check: { type: 'questions', min: 1 } }];
 
-describe.each(DIALECTS)('seed conflicts with the database on %s', (dialect) => {
+describeEachDialect('seed conflicts with the database on %s', (dialect) => {
   it('names a scorecard id that is taken or differs from the stored one, and a key of another account, changing nothing', async () => {
     const store = await createTestStore(dialect);
     try {
@@ -435,6 +436,40 @@ describe('callscore CLI', () => {
       expect(JSON.parse(doc.stdout).openapi).toBe('3.1.0');
       expect(fs.existsSync(path.join(dataDir, 'never-created'))).toBe(false);
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('serve exits 1 when it cannot listen, naming the port or HOST; an unusable DATA_DIR is named too', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-cli-'));
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as net.AddressInfo).port);
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', DEMO: 'false' };
+    const serve = (extra: Record<string, string>) =>
+      run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+        env: { ...env, ...extra },
+        timeout: 30_000,
+      }).catch((e) => e);
+    try {
+      const busy = await serve({ PORT: port, HOST: '127.0.0.1' });
+      expect([busy.code, busy.signal]).toEqual([1, null]); // exited by itself, not killed by the timeout
+      expect(busy.stderr).toContain(`Port ${port} is already in use: stop the other process or set PORT.`);
+      const host = await serve({ PORT: '0', HOST: '999.1.1.1' });
+      expect(host.code).toBe(1);
+      expect(host.stderr).toContain('Cannot listen on 999.1.1.1:0');
+      expect(host.stderr).not.toContain('DATABASE_URL');
+      fs.writeFileSync(path.join(dataDir, 'a-file'), '');
+      const dir = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'migrate'], {
+        env: { ...env, DATA_DIR: path.join(dataDir, 'a-file', 'data') },
+      }).catch((e) => e);
+      expect(dir.code).toBe(1);
+      expect(dir.stderr).toMatch(
+        /Cannot create or write .* set DATA_DIR to a directory this user can write\./,
+      );
+      expect(dir.stderr).not.toContain('    at ');
+    } finally {
+      taken.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DIALECTS, createTestStore } from './helpers/databases.js';
+import { DIALECTS, describeEachDialect, createTestStore, testDatabaseName } from './helpers/databases.js';
 import { migrate } from '../src/store/db.js';
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/container.js';
 
-describe.each(DIALECTS)('migrations on %s', (dialect) => {
+describeEachDialect('migrations on %s', (dialect) => {
   it('creates every table and is idempotent', async () => {
     const store = await createTestStore(dialect);
     try {
@@ -35,7 +34,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
 
 describe.skipIf(!DIALECTS.includes('postgres'))('a PostgreSQL database that does not exist yet', () => {
   it('is created and migrated by the first command that opens it, and found by the next', async () => {
-    const name = `callscore_test_new_${randomBytes(6).toString('hex')}`;
+    const name = testDatabaseName();
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
     const config = loadConfig({ DATABASE_URL: url.toString(), DATA_DIR: os.tmpdir() });

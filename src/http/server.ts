@@ -101,6 +101,11 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerCloseOnUnreadBody(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFound);
+  // The route is the first step (DESIGN 1b): an unknown path or method answers 404 before its body is read, so an
+  // oversized or mistyped body cannot turn it into a 413 or 415.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
+  });
 
   await app.register(swagger, OPENAPI_DOCUMENT(deps.config.publicApiBaseUrl));
 

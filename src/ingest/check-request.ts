@@ -95,15 +95,20 @@ function depth(value: unknown, limit: number): number {
 }
 
 /**
- * Scans every key and string of the body. Forbidden keys (`__proto__`, …) are refused at once, before anything
- * else looks at the body (docs/decisions.md §1). NUL characters are returned: they are validation errors like
- * any other, so they rank after unknown fields (DESIGN 1b step 4) and are listed with the schema's violations.
+ * Scans every key and string of the body: forbidden keys (`__proto__`, …) and NUL characters are returned. Both
+ * are rule violations, so they rank after unknown fields (DESIGN 1b step 4) and are listed with the schema's
+ * violations (422 validation_failed naming the key, DESIGN 4). Nothing reads the body's values before this
+ * answer, so an own `__proto__` key left by JSON.parse pollutes nothing meanwhile.
  */
 export function checkBodyStrings(body: unknown): FieldError[] {
   const problems: ScanProblems = { forbidden: [], nul: [] };
   scanValues(body, [], problems);
-  if (problems.forbidden.length) throw validationFailed([...problems.forbidden, ...problems.nul]);
-  return problems.nul;
+  return [...problems.forbidden, ...problems.nul];
+}
+
+/** `a.__proto__` → true: a path ending in a forbidden key (a rule violation, never an unknown field). */
+function endsInForbiddenKey(field: string): boolean {
+  return FORBIDDEN_KEYS.has(field.slice(field.lastIndexOf('.') + 1));
 }
 
 export function validationFailed(fields: FieldError[]): AppError {
@@ -127,6 +132,7 @@ export function schemaErrorsToFields(errors: readonly SchemaError[]): {
     const base = jsonPointerToField(e.instancePath);
     if (e.keyword === 'additionalProperties') {
       const field = join(base, String(e.params.additionalProperty));
+      if (endsInForbiddenKey(field)) continue; // checkBodyStrings names it as a violation
       if (!seen.has(`u:${field}`)) unknown.push({ field, message: 'is not a field of the contract' });
       seen.add(`u:${field}`);
       continue;

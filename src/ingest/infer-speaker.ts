@@ -1001,7 +1001,7 @@ export function inferRepSpeaker(
 }
 
 /** The phrase-and-structure reading alone. */
-function readRepSpeaker(
+export function readRepSpeaker(
   turns: Turn[],
   evidence: Map<string, SpeakerEvidence>,
   options: { excludedLabels: ReadonlySet<string> },

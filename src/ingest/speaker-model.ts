@@ -22,6 +22,19 @@ export interface SpeakerModel {
   index: WordIndex;
   weights: Float32Array | Float64Array;
   bias: number;
+  /** EXPERIMENT: a choice among the call's speakers and "nobody" (bias = nobody's score). */
+  choice?: boolean;
+  /** EXPERIMENT: weights of the whole call's words toward "nobody". */
+  nullWeights?: Float64Array;
+}
+
+export function nullLogit(model: SpeakerModel, rows: ReadonlyMap<string, readonly number[]>): number {
+  if (!model.nullWeights) return model.bias;
+  const union = new Set<number>();
+  for (const r of rows.values()) for (const row of r) union.add(row);
+  let sum = 0;
+  for (const row of union) sum += model.nullWeights[row]!;
+  return model.bias + sum / Math.sqrt(Math.max(1, union.size));
 }
 
 /** Calls `visit` with every feature name of every speaker, repeats included (training reads speakers this way). */
@@ -55,7 +68,13 @@ export function likelihoodsOf(
   model: SpeakerModel,
   rows: ReadonlyMap<string, readonly number[]>,
 ): Map<string, number> {
-  return new Map([...rows].map(([label, r]) => [label, sigmoid(speakerLogit(model, r))]));
+  if (!model.choice) return new Map([...rows].map(([label, r]) => [label, sigmoid(speakerLogit(model, r))]));
+  const logits = [...rows].map(([label, r]) => [label, speakerLogit(model, r) - model.bias] as const);
+  const nobody = nullLogit(model, rows);
+  const top = Math.max(nobody, ...logits.map(([, z]) => z));
+  let sum = Math.exp(nobody - top);
+  for (const [, z] of logits) sum += Math.exp(z - top);
+  return new Map(logits.map(([label, z]) => [label, Math.exp(z - top) / sum]));
 }
 
 export function buildSpeakerModel(

@@ -3,11 +3,12 @@
  *
  * A signature has two base64url HMACs joined by a dot, each over a JSON array (so no field can bleed into
  * another, whatever characters it holds) with its own domain label:
- *   1. the URL part: PUT, key, size, expiry;
- *   2. the type part: the same fields plus the canonical Content-Type.
+ *   1. the URL part: PUT, key, size, expiry and the type part's text;
+ *   2. the type part: PUT, key, size, expiry and the canonical Content-Type.
  * Both must verify. Splitting them lets the upload route tell a client that sent the wrong Content-Type (415,
  * "send the header as given") from one holding a forged or altered URL, which one MAC could not distinguish
- * because the Content-Type travels in a header, not in the URL.
+ * because the Content-Type travels in a header, not in the URL. The URL part covers the type part, so an altered
+ * type part is an altered URL (403), not a wrong Content-Type.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -49,8 +50,8 @@ function mac(secret: Buffer | string, fields: (string | number)[]): string {
   return createHmac('sha256', secret).update(JSON.stringify(fields)).digest('base64url');
 }
 
-function urlPart(secret: Buffer | string, p: UploadSignatureParams): string {
-  return mac(secret, ['callscore/upload-url/v1', 'PUT', p.key, p.sizeBytes, p.expires]);
+function urlPart(secret: Buffer | string, p: UploadSignatureParams, typeMac: string): string {
+  return mac(secret, ['callscore/upload-url/v2', 'PUT', p.key, p.sizeBytes, p.expires, typeMac]);
 }
 
 function typePart(secret: Buffer | string, p: UploadSignatureParams): string {
@@ -78,7 +79,8 @@ function safeEqual(expected: string, given: string): boolean {
 /** Signs an upload URL for PUT of `sizeBytes` bytes of `contentType` to `key` until `expires`. */
 export function signUpload(secret: Buffer | string, p: UploadSignatureParams): string {
   assertParams(p);
-  return `${urlPart(secret, p)}.${typePart(secret, p)}`;
+  const type = typePart(secret, p);
+  return `${urlPart(secret, p, type)}.${type}`;
 }
 
 /**
@@ -99,9 +101,10 @@ export function checkUploadSignature(
   if (typeof signature !== 'string') return 'signature';
   const dot = signature.indexOf('.');
   if (dot < 0) return 'signature';
-  if (!safeEqual(urlPart(secret, p), signature.slice(0, dot))) return 'signature';
+  const typeMac = signature.slice(dot + 1);
+  if (!safeEqual(urlPart(secret, p, typeMac), signature.slice(0, dot))) return 'signature';
   if (canonicalContentType(contentType) === '') return 'content_type';
-  return safeEqual(typePart(secret, { ...p, contentType }), signature.slice(dot + 1)) ? 'ok' : 'content_type';
+  return safeEqual(typePart(secret, { ...p, contentType }), typeMac) ? 'ok' : 'content_type';
 }
 
 /** True when `signature` was made by signUpload with this secret for exactly these parameters. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 
@@ -20,7 +20,7 @@ const OPERATIONS = [
   },
 ] as const;
 
-describe.each(DIALECTS)('authentication on %s', (dialect) => {
+describeEachDialect('authentication on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(dialect);

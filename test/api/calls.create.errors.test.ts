@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, SCORECARDS, callBody, sampleSegments } from '../helpers/workspace.js';
 
-describe.each(DIALECTS)('POST /v1/calls errors on %s', (dialect) => {
+describeEachDialect('POST /v1/calls errors on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(dialect);
@@ -249,6 +249,29 @@ describe.each(DIALECTS)('POST /v1/calls errors on %s', (dialect) => {
         422,
         'validation_failed',
       );
+      // A top-level __proto__ is refused the same way, not as an unknown field.
+      const top = JSON.stringify(callBody()).replace('{', '{"__proto__":{"admin":true},');
+      const topRes = await t.api('POST', '/v1/calls', {
+        raw: top,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([topRes.status, topRes.body.error.code, topRes.body.error.fields]).toEqual([
+        422,
+        'validation_failed',
+        [{ field: '__proto__', message: 'the key "__proto__" is not allowed' }],
+      ]);
+      // Like every rule violation, it ranks after unknown fields (DESIGN 1b step 4).
+      const both = JSON.stringify(callBody()).replace('{', '{"zzz":1,"metadata":{"__proto__":1},');
+      const bothRes = await t.api('POST', '/v1/calls', {
+        raw: both,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([bothRes.status, bothRes.body.error.code, bothRes.body.error.fields]).toEqual([
+        422,
+        'unknown_field',
+        [{ field: 'zzz', message: 'is not a field of the contract' }],
+      ]);
+      expect(await countRows(t.deps)).toEqual(before);
     });
 
     it('limits metadata to 16 KB and 5 levels', async () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, SCORECARDS, callBody, inferableSegments, sampleSegments } from '../helpers/workspace.js';
 
-describe.each(DIALECTS)('POST /v1/calls happy paths on %s', (dialect) => {
+describeEachDialect('POST /v1/calls happy paths on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(dialect);

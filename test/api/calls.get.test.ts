@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 
-describe.each(DIALECTS)('GET /v1/calls/{id} on %s', (dialect) => {
+describeEachDialect('GET /v1/calls/{id} on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(dialect);

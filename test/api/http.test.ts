@@ -1,10 +1,10 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 
-describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
+describeEachDialect('HTTP layer on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(dialect);
@@ -88,6 +88,26 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
       expect([res.status, res.body.error.code]).toEqual([404, 'route_not_found']);
       expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
     }
+  });
+
+  it('404 route_not_found, not 413 or 415, for an oversized or non-JSON body to an unknown route', async () => {
+    for (const [method, path] of [
+      ['POST', '/v1/nope'],
+      ['PUT', '/v1/calls'],
+      ['POST', '/v1/calls/00000000-0000-4000-8000-000000000000'],
+      ['POST', '/v1/openapi.json'],
+    ] as const)
+      for (const type of ['application/json', 'text/plain']) {
+        const res = await t.api(method, path, {
+          raw: `"${'x'.repeat(1024 * 1024)}"`,
+          headers: { 'content-type': type },
+        });
+        expect([res.status, res.body.error.code], `${method} ${path} ${type}`).toEqual([
+          404,
+          'route_not_found',
+        ]);
+        expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+      }
   });
 
   it.each([
@@ -175,7 +195,7 @@ describe.each(DIALECTS)('HTTP layer on %s', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('database outage on %s', (dialect) => {
+describeEachDialect('database outage on %s', (dialect) => {
   it('answers 503 service_unavailable with Retry-After when the database is unreachable', async () => {
     const t = await startApp(dialect);
     try {

@@ -3,14 +3,14 @@
  * POST /v1/recordings → PUT to the presigned upload_url → POST /v1/calls with recording_id, then playback in the
  * web app through the store's ranged reads, and a recording added with the web form. Runs on every enabled database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { startS3rver, type TestS3 } from '../helpers/s3rver.js';
 import { KEYS, callBody, sampleSegments } from '../helpers/workspace.js';
 import { WebClient, csrfOf } from '../web/web-client.js';
 
-describe.each(DIALECTS)('recordings in S3 on %s', (dialect) => {
+describeEachDialect('recordings in S3 on %s', (dialect) => {
   let s3: TestS3;
   let t: TestApp;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { callBody, sampleSegments } from '../helpers/workspace.js';
 
-describe.each(DIALECTS)('recordings on %s', (dialect) => {
+describeEachDialect('recordings on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(dialect);
@@ -90,6 +90,15 @@ describe.each(DIALECTS)('recordings on %s', (dialect) => {
     const upload = await issue();
     const tampered = { ...upload, upload_url: upload.upload_url.replace(/sig=[^&]+/, 'sig=AAAA') };
     expect((await put(tampered, 'hello audio')).status).toBe(403);
+    // Any change to the signature is a changed URL (403), even one in the part bound to the Content-Type.
+    const sig = /sig=([^&]+)/.exec(upload.upload_url)![1]!;
+    for (const altered of [`${sig}x`, `x${sig}`]) {
+      const res = await put(
+        { ...upload, upload_url: upload.upload_url.replace(sig, altered) },
+        'hello audio',
+      );
+      expect([res.status, res.body?.error?.code]).toEqual([403, 'upload_signature_invalid']);
+    }
     expect((await put(upload, 'hello audio', { 'Content-Type': 'audio/wav' })).status).toBe(415);
     expect((await put(upload, 'hello audio!!')).status).not.toBe(200);
     expect((await put(upload, 'short')).status).not.toBe(200);

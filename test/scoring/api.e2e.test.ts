@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRulesScorer } from '../../src/scoring/scorers/rules.js';
 import { createWorker } from '../../src/scoring/worker.js';
 import { currentResult } from '../../src/store/results.repo.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { callBody, SCORECARDS } from '../helpers/workspace.js';
 import { longTurns, silentLogger } from './fixtures.js';
 
-describe.each(DIALECTS)('a call posted through the API gets scored on %s', (dialect) => {
+describeEachDialect('a call posted through the API gets scored on %s', (dialect) => {
   let t: TestApp;
   const worker = () =>
     createWorker({

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createStore, type Store } from '../../src/store/db.js';
 import { claimNext, type JobLease } from '../../src/store/jobs.repo.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { addCall, at, owner, seededStore, T0, type TestStore } from './fixtures.js';
 import { insertCallIfAbsent, insertTranscript } from '../../src/store/calls.repo.js';
 import { enqueueScoring } from '../../src/store/jobs.repo.js';
@@ -51,7 +51,7 @@ async function backlog(store: Store, n: number, startMs: number): Promise<void> 
   }
 }
 
-describe.each(DIALECTS)('claims on %s', (dialect) => {
+describeEachDialect('claims on %s', (dialect) => {
   let store: TestStore;
   beforeEach(async () => {
     store = await seededStore(dialect);

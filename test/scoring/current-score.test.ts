@@ -3,14 +3,14 @@
  * scoring worker keeps it equal to the current result's score through first scoring, re-scores and skips, and a
  * worker fenced off writes nothing to it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { requeueCall } from '../../src/store/jobs.repo.js';
 import { currentResult, resultHistory } from '../../src/store/results.repo.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { SCORECARDS } from '../helpers/workspace.js';
 import { addCall, at, gatedScorer, seededStore, T0, testWorker, type TestStore } from './fixtures.js';
 
-describe.each(DIALECTS)('calls.current_score on %s', (dialect) => {
+describeEachDialect('calls.current_score on %s', (dialect) => {
   let store: TestStore;
   beforeEach(async () => {
     store = await seededStore(dialect);

@@ -10,7 +10,7 @@ import type { ScoreInput } from '../../src/scoring/scorers/scorer.js';
 import type { Criterion } from '../../src/scoring/criteria.js';
 import { currentResult } from '../../src/store/results.repo.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { startFakeLlm, type FakeLlm, type FakeLlmRequest } from '../helpers/fake-llm.js';
 import { callBody } from '../helpers/workspace.js';
 import {
@@ -290,7 +290,7 @@ describe('llm scorer', () => {
   });
 });
 
-describe.each(DIALECTS)('llm scorer in the scoring worker on %s', (dialect) => {
+describeEachDialect('llm scorer in the scoring worker on %s', (dialect) => {
   let store: TestStore;
   let fake: FakeLlm;
   beforeEach(async () => {
@@ -351,7 +351,7 @@ describe.each(DIALECTS)('llm scorer in the scoring worker on %s', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('model speaker inferrer through POST /v1/calls on %s', (dialect) => {
+describeEachDialect('model speaker inferrer through POST /v1/calls on %s', (dialect) => {
   let app: TestApp;
   let fake: FakeLlm;
   beforeAll(async () => {

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Migrator } from 'kysely';
 import { MIGRATIONS } from '../../src/store/db.js';
-import { DIALECTS, createTestStore } from '../helpers/databases.js';
+import { describeEachDialect, createTestStore } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
 import { addCall, at, seededStore } from './fixtures.js';
 
-describe.each(DIALECTS)('scoring migration on %s', (dialect) => {
+describeEachDialect('scoring migration on %s', (dialect) => {
   it('goes down to the initial schema and up again', async () => {
     const store = await createTestStore(dialect);
     try {
@@ -26,7 +26,7 @@ describe.each(DIALECTS)('scoring migration on %s', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('call score migration (2026-12-02) on %s', (dialect) => {
+describeEachDialect('call score migration (2026-12-02) on %s', (dialect) => {
   it('adds calls.current_score and backfills it from the current results; down drops it', async () => {
     const store = await seededStore(dialect);
     try {

@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { resultHistory } from '../../src/store/results.repo.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { addCall, callRow, jobRow, seededStore, testWorker, type TestStore } from './fixtures.js';
 
@@ -59,7 +59,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-describe.each(DIALECTS)('callscore worker process on %s', (dialect) => {
+describeEachDialect('callscore worker process on %s', (dialect) => {
   let store: TestStore;
   let fake: FakeLlm;
   let child: ChildProcess | undefined;

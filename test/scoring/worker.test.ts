@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { SCORECARDS } from '../helpers/workspace.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { claimNext, heartbeat, reapExpired } from '../../src/store/jobs.repo.js';
 import { currentResult, resultHistory } from '../../src/store/results.repo.js';
 import {
@@ -17,7 +17,7 @@ import {
   type TestStore,
 } from './fixtures.js';
 
-describe.each(DIALECTS)('scoring worker on %s', (dialect) => {
+describeEachDialect('scoring worker on %s', (dialect) => {
   let store: TestStore;
   beforeEach(async () => {
     store = await seededStore(dialect);

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 import { PASSWORD, WebClient, csrfOf, webWorkspace } from './web-client.js';
@@ -19,7 +19,7 @@ function segmentsFor(rep: string, customer: string, extra = '') {
   ];
 }
 
-describe.each(DIALECTS)('web application on %s', (dialect) => {
+describeEachDialect('web application on %s', (dialect) => {
   let t: TestApp;
   const ids = { bob: '', erin: '', other: '' };
 

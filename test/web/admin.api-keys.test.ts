@@ -4,9 +4,9 @@
  * secret for the chosen grace period; revocation is immediate; a transfer revives a key whose owner left.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 import {
   adminWorkspace,
@@ -20,7 +20,7 @@ import {
 } from './admin.helpers.js';
 import { csrfOf, type WebClient } from './web-client.js';
 
-describe.each(DIALECTS)('admin: API keys on %s', (dialect) => {
+describeEachDialect('admin: API keys on %s', (dialect) => {
   let t: TestApp;
   let ada: WebClient;
   let west = '';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 import {
   adminWorkspace,
@@ -30,7 +30,7 @@ function segments(rep: string) {
   ];
 }
 
-describe.each(DIALECTS)('admin: users, teams and account on %s', (dialect) => {
+describeEachDialect('admin: users, teams and account on %s', (dialect) => {
   let t: TestApp;
   let ada: WebClient;
 

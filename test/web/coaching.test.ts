@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
 import { KEYS, SCORECARDS, callBody, inferableSegments } from '../helpers/workspace.js';
 import { teamId } from './admin.helpers.js';
@@ -27,7 +27,7 @@ const PASTED = [
   'Bob Stone: As a next step I will send a calendar invite.',
 ].join('\n');
 
-describe.each(DIALECTS)('coaching on %s', (dialect) => {
+describeEachDialect('coaching on %s', (dialect) => {
   let t: TestApp;
   const web: Record<string, WebClient> = {};
 

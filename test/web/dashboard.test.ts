@@ -5,10 +5,10 @@
  * `calls`; their results go through the worker's own write (test/helpers/results.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { weekBounds } from '../../src/http/web/dashboard/model.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
 import { WebClient, webWorkspace } from './web-client.js';
 
@@ -46,7 +46,7 @@ function tableRows(html: string, marker: string): string[][] {
   );
 }
 
-describe.each(DIALECTS)('dashboard on %s', (dialect) => {
+describeEachDialect('dashboard on %s', (dialect) => {
   let t: TestApp;
   const ids = { acme: '', other: '', west: '', east: '', otherTeam: '', bob: '', erin: '', otherAdmin: '' };
   const bounds = weekBounds(new Date());

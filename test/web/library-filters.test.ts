@@ -5,7 +5,7 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { recordTestResult } from '../helpers/results.js';
 import { KEYS, callBody, sampleSegments } from '../helpers/workspace.js';
 import { indexCallForSearch } from '../../src/store/search.repo.js';
@@ -26,7 +26,7 @@ function exported(csv: string): string[] {
   return [...csv.matchAll(/\/calls\/([0-9a-f-]{36})/g)].map((m) => m[1]!);
 }
 
-describe.each(DIALECTS)('library filters and search on %s', (dialect) => {
+describeEachDialect('library filters and search on %s', (dialect) => {
   let t: TestApp;
   let ada: WebClient;
   let bob: WebClient;

@@ -3,14 +3,14 @@
  * publish / archive, and the team's default and call-type rules deciding the scorecard of calls sent through
  * the API. Managers manage their own teams, admins all; reps and other teams get 404.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SCORECARD_TEMPLATES } from '../../src/scoring/templates.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import { SCORECARDS, callBody } from '../helpers/workspace.js';
 import { PASSWORD, WebClient, webWorkspace } from './web-client.js';
 
-describe.each(DIALECTS)('scorecards on %s', (dialect) => {
+describeEachDialect('scorecards on %s', (dialect) => {
   let t: TestApp;
   const web: Record<string, WebClient> = {};
   let westId = '';

@@ -94,7 +94,7 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
       },
     },
     async (request, reply) => {
-      // NUL characters rank with the rule violations: after unknown fields (DESIGN 1b step 4).
+      // NUL characters and forbidden keys rank with the rule violations: after unknown fields (DESIGN 1b step 4).
       const ruleViolations = [
         ...checkBodyStrings(request.body),
         ...callRuleViolations((request.body ?? {}) as object, Date.now()),

@@ -58,15 +58,15 @@ export async function recordingsRoutes(
       },
     },
     async (request, reply) => {
-      // NUL characters rank with the schema's violations: after unknown fields (DESIGN 1b step 4).
-      const nulViolations = checkBodyStrings(request.body);
+      // NUL characters and forbidden keys rank with the schema's violations: after unknown fields (DESIGN 1b step 4).
+      const ruleViolations = checkBodyStrings(request.body);
       if (request.validationError) {
         throwSchemaErrors(
           (request.validationError as unknown as { validation: never[] }).validation,
-          nulViolations,
+          ruleViolations,
         );
       }
-      if (nulViolations.length) throwSchemaErrors([], nulViolations);
+      if (ruleViolations.length) throwSchemaErrors([], ruleViolations);
       const body = request.body as CreateRecordingRequest;
       if (!SUPPORTED.has(mediaTypeEssence(body.content_type))) {
         const message = `Supported types: ${RECORDING_CONTENT_TYPES.join(', ')}.`;
