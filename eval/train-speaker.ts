@@ -6,9 +6,10 @@
  * structure and this model) does when the model is trained on the other authors only: the honest measure of text by
  * an unseen author for the model's part (the phrases were tuned on these sets). The blind sets are never read.
  *
- * Training: one example per speaker of a call with a rep: the rep 1, customers and other non-sellers 0; the rep's
- * own colleagues (sales engineers, managers) are left out, being neither. Full-batch gradient descent on the
- * logistic loss with a small L2 penalty, deterministic. Features: as word-model-training.ts selects them.
+ * Training: one example per call, a choice among its speakers and "nobody": the rep's label, or nobody on a call
+ * without a seller. Every other speaker, the rep's own colleagues (sales engineers, managers) included, is a wrong
+ * choice, so the model learns what tells the rep from them too. Full-batch gradient descent on the softmax loss
+ * with a small L2 penalty, deterministic. Features: as word-model-training.ts selects them.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,10 +17,11 @@ import { inferRepSpeaker } from '../src/ingest/infer-speaker.js';
 import {
   buildSpeakerModel,
   forEachSpeakerFeature,
-  speakerLogit,
+  SPEAKER_MODEL_CLASSES,
+  speakerScores,
   type SpeakerModel,
 } from '../src/ingest/speaker-model.js';
-import { sigmoid } from '../src/ingest/word-features.js';
+import { softmax } from '../src/ingest/word-features.js';
 import { isRepSide, toTurns } from './dialogues.js';
 import {
   authorsOf,
@@ -34,45 +36,54 @@ import {
 
 const { epochs: EPOCHS, learningRate: LEARNING_RATE, l2: L2 } = TRAINING;
 
-interface Example extends AuthoredRecord {
-  label: string;
-  isRep: boolean;
-  features: Set<string>;
+interface CallExample extends AuthoredRecord {
+  speakers: { label: string; features: Set<string> }[];
+  /** The rep's index in `speakers`, or -1 for nobody. */
+  target: number;
 }
 
-function loadExamples(records: readonly AuthoredRecord[]): Example[] {
-  return records.flatMap((r) => {
-    if (r.record.rep_speaker === null) return [];
+function loadExamples(records: readonly AuthoredRecord[]): CallExample[] {
+  return records.map((r) => {
     const bySpeaker = new Map<string, Set<string>>();
     forEachSpeakerFeature(toTurns(r.record.segments), (label, name) => {
       let set = bySpeaker.get(label);
       if (set === undefined) bySpeaker.set(label, (set = new Set()));
       set.add(name);
     });
-    return [...bySpeaker]
-      .map(([label, features]) => ({ ...r, label, isRep: label === r.record.rep_speaker, features }))
-      .filter((ex) => ex.isRep || !isRepSide(ex.record, ex.label));
+    const speakers = [...bySpeaker].map(([label, features]) => ({ label, features }));
+    return { ...r, speakers, target: speakers.findIndex((s) => s.label === r.record.rep_speaker) };
   });
 }
 
-function train(examples: readonly Example[]): SpeakerModel {
-  const names = selectFeatures(examples);
+function train(calls: readonly CallExample[]): SpeakerModel {
+  const names = selectFeatures(calls.flatMap((c) => c.speakers.map((s) => ({ ...c, features: s.features }))));
   const rowOf = new Map(names.map((f, row) => [f, row]));
-  const model = buildSpeakerModel(names, new Float64Array(names.length), 0);
-  const rows = examples.map((ex) => rowsIn(rowOf, ex.features));
-  const gradient = new Float64Array(names.length);
+  const model = buildSpeakerModel(names, new Float64Array(names.length), new Float64Array(names.length), 0);
+  const rows = calls.map((c) => new Map(c.speakers.map((s) => [s.label, rowsIn(rowOf, s.features)])));
+  const everyone = rows.map((r) => [...new Set([...r.values()].flat())]);
+  const repGradient = new Float64Array(names.length);
+  const nobodyGradient = new Float64Array(names.length);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
-    gradient.fill(0);
+    repGradient.fill(0);
+    nobodyGradient.fill(0);
     let biasGradient = 0;
-    examples.forEach((ex, n) => {
-      const g = sigmoid(speakerLogit(model, rows[n]!)) - (ex.isRep ? 1 : 0);
+    calls.forEach((c, n) => {
+      const p = softmax(speakerScores(model, rows[n]!));
+      [...rows[n]!.values()].forEach((r, i) => {
+        const g = (p[i]! - (i === c.target ? 1 : 0)) / Math.sqrt(Math.max(1, r.length));
+        for (const row of r) repGradient[row]! += g;
+      });
+      const g = p[p.length - 1]! - (c.target === -1 ? 1 : 0);
       biasGradient += g;
-      const scaled = g / Math.sqrt(Math.max(1, rows[n]!.length));
-      for (const row of rows[n]!) gradient[row]! += scaled;
+      const scaled = g / Math.sqrt(Math.max(1, everyone[n]!.length));
+      for (const row of everyone[n]!) nobodyGradient[row]! += scaled;
     });
-    model.bias -= (LEARNING_RATE * biasGradient) / examples.length;
-    for (let i = 0; i < names.length; i++)
-      model.weights[i]! -= LEARNING_RATE * (gradient[i]! / examples.length + L2 * model.weights[i]!);
+    model.nobodyBias -= (LEARNING_RATE * biasGradient) / calls.length;
+    for (let i = 0; i < names.length; i++) {
+      model.repWeights[i]! -= LEARNING_RATE * (repGradient[i]! / calls.length + L2 * model.repWeights[i]!);
+      model.nobodyWeights[i]! -=
+        LEARNING_RATE * (nobodyGradient[i]! / calls.length + L2 * model.nobodyWeights[i]!);
+    }
   }
   return model;
 }
@@ -123,12 +134,17 @@ if (process.argv.includes('--cv')) {
 } else {
   const model = train(loadExamples(records));
   const file = path.join(repoRoot, 'src/ingest/speaker-weights.ts');
+  // Row-major, two weights per feature (rep, nobody), as the call-type model's classes.
+  const weights = new Float64Array(model.index.names.length * SPEAKER_MODEL_CLASSES.length);
+  model.repWeights.forEach((w, row) => (weights[2 * row] = w));
+  model.nobodyWeights.forEach((w, row) => (weights[2 * row + 1] = w));
   writeFileSync(
     file,
     weightsModule('SPEAKER_WEIGHTS', 'npm run train:speaker', {
-      ...model,
       names: model.index.names,
-      bias: [model.bias],
+      weights,
+      bias: [0, model.nobodyBias],
+      classes: SPEAKER_MODEL_CLASSES,
     }),
   );
   console.log(

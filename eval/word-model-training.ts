@@ -22,6 +22,10 @@ const DEVELOPMENT_SETS = [
   '-dev8',
   '-dev9',
   '-dev10',
+  '-dev11',
+  '-dev12',
+  '-dev13',
+  '-dev14',
 ];
 
 /** Full-batch gradient descent, the same for both models: epochs, step and L2 penalty. */

@@ -31,21 +31,17 @@ function sideOf(turn: Turn, repLabel: string | null): string {
   return repLabel === null ? 'u' : turn.speaker === repLabel ? 'r' : 'o';
 }
 
-/** EXPERIMENT: the first turns' words also count under "b:" (how a call opens tells inbound, warm and cold apart). */
-const OPENING_TURNS = Number(process.env.OPENING_TURNS ?? 0);
-
 /** Calls `visit` with every feature name of the call, repeats included (training reads calls this way). */
 export function forEachCallFeature(
   turns: readonly Turn[],
   repLabel: string | null,
   visit: (name: string) => void,
 ): void {
-  turns.forEach((turn, i) => {
+  for (const turn of turns) {
     const words = wordsOf(turn.text);
     forEachWordFeature(sideOf(turn, repLabel), words, visit);
     forEachWordFeature('*', words, visit);
-    if (i < OPENING_TURNS) forEachWordFeature('b', words, visit);
-  });
+  }
 }
 
 /** The distinct feature rows of a call, as the model sees it (features it does not know are ignored). */
@@ -55,12 +51,7 @@ export function callFeatureRows(
   repLabel: string | null,
 ): number[] {
   const rows = new FeatureRows(model.index);
-  turns.forEach((turn, i) =>
-    rows.add(
-      i < OPENING_TURNS ? [sideOf(turn, repLabel), '*', 'b'] : [sideOf(turn, repLabel), '*'],
-      wordsOf(turn.text),
-    ),
-  );
+  for (const turn of turns) rows.add([sideOf(turn, repLabel), '*'], wordsOf(turn.text));
   return rows.rows;
 }
 

@@ -701,15 +701,21 @@ const ANSWER_SCREEN_CAP = 3;
 const HANDS_OVER = ['leads_team', 'introduces_colleague', 'hands_over_lead'].map((name) =>
   FAMILIES.findIndex((f) => f.name === name),
 );
-/** The word model vetoes a pick it rates under VETO_OWN_BELOW while rating another speaker over VETO_OTHER_ABOVE. */
-const VETO_OWN_BELOW = 0.2;
-const VETO_OTHER_ABOVE = 0.5;
+/**
+ * The word model replaces a pick it rates under REPLACE_OWN_BELOW with a speaker it rates at least REPLACE_MIN (a sales
+ * engineer or the buyer named where the rep's words are plain), and otherwise vetoes a pick it rates under
+ * VETO_OWN_BELOW while rating another speaker over VETO_OTHER_ABOVE (chosen by per-author cross-validation, §30).
+ */
+const REPLACE_OWN_BELOW = 0.1;
+const REPLACE_MIN = 0.8;
+const VETO_OWN_BELOW = 0.3;
+const VETO_OTHER_ABOVE = 0.4;
 /**
  * Where the phrases found nothing, the word model picks a speaker it rates this high, every other this low, whose
  * phrase evidence does not lean to the buyer.
  */
-const WORD_PICK_MIN = 0.8;
-const WORD_PICK_OTHERS_MAX = 0.2;
+const WORD_PICK_MIN = 0.85;
+const WORD_PICK_OTHERS_MAX = 0.15;
 /** Known words and pairs a speaker must have said to be picked on words alone (small talk is too thin to judge). */
 const WORD_PICK_MIN_FEATURES = 50;
 /** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
@@ -955,15 +961,22 @@ function handsOver(e: SpeakerEvidence): boolean {
   return HANDS_OVER.some((i) => e.cues[i]! > 0);
 }
 
+/**
+ * The reading's answer where the dialogue shows two voices that could each be the rep and nothing tells them apart
+ * (as opposed to null: too little evidence). The word model does not overrule it (§30).
+ */
+const UNDECIDABLE = 'undecidable' as const;
+
 function byNetThenLabel(a: SpeakerEvidence, b: SpeakerEvidence): number {
   return b.net - a.net || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
 
 /**
  * Returns the rep's label or null (abstain). Never returns a label in excludedLabels; never favours the first speaker.
- * Two readers (decisions §27): the phrases and structure above decide; the word model (speaker-model.ts), which
- * judges each speaker's words alone, vetoes a pick whose words do not sound like a rep's while another speaker's do,
- * and decides where the phrases found nothing when exactly one speaker clearly sounds like the rep.
+ * Two readers (decisions §27, §30): the phrases and structure above decide; the word model (speaker-model.ts), a
+ * choice among the speakers and nobody, replaces a pick it all but rules out with the speaker it clearly prefers,
+ * vetoes a pick it doubts while preferring another, and decides where the phrases found nothing when one speaker
+ * clearly sounds like the rep.
  */
 export function inferRepSpeaker(
   turns: Turn[],
@@ -972,19 +985,41 @@ export function inferRepSpeaker(
 ): InferenceResult | null {
   const evidence = collectEvidence(turns);
   const reading = readRepSpeaker(turns, evidence, options);
+  if (reading === UNDECIDABLE) return null;
   const rowsBySpeaker = speakerFeatureRows(model, turns);
   const likelihood = likelihoodsOf(model, rowsBySpeaker);
   const strongestOther = (label: string): number =>
     Math.max(0, ...[...likelihood].filter(([other]) => other !== label).map(([, p]) => p));
-  if (reading !== null) {
-    const own = likelihood.get(reading.label) ?? 0;
-    if (own < VETO_OWN_BELOW && strongestOther(reading.label) > VETO_OTHER_ABOVE) return null;
-    return { ...reading, signals: { ...reading.signals, rep_likelihood: round(own) } };
-  }
-  if (likelihood.size < 2) return null;
   const [label, own] = [...likelihood]
     .filter(([l]) => !options.excludedLabels.has(l))
     .reduce<[string | null, number]>((best, entry) => (entry[1] > best[1] ? entry : best), [null, 0]);
+  if (reading !== null) {
+    const readingOwn = likelihood.get(reading.label) ?? 0;
+    // Who brought a specialist in hosts the call, however little they say: the words do not overrule that.
+    const introduced = reading.signals.decided_by === 'introduced';
+    if (
+      !introduced &&
+      readingOwn < REPLACE_OWN_BELOW &&
+      label !== null &&
+      label !== reading.label &&
+      own >= REPLACE_MIN
+    ) {
+      return {
+        label,
+        confidence: round(own),
+        signals: {
+          decided_by: 'word_model',
+          rep_likelihood: round(own),
+          strongest_other: round(strongestOther(label)),
+          phrases_pick: reading.label,
+        },
+      };
+    }
+    if (!introduced && readingOwn < VETO_OWN_BELOW && strongestOther(reading.label) > VETO_OTHER_ABOVE)
+      return null;
+    return { ...reading, signals: { ...reading.signals, rep_likelihood: round(readingOwn) } };
+  }
+  if (likelihood.size < 2) return null;
   if (label === null || own < WORD_PICK_MIN || strongestOther(label) > WORD_PICK_OTHERS_MAX) return null;
   if ((rowsBySpeaker.get(label)?.length ?? 0) < WORD_PICK_MIN_FEATURES) return null;
   // Not against the phrases: a speaker whose phrase evidence leans to the buyer's side is not picked on words alone.
@@ -1001,11 +1036,11 @@ export function inferRepSpeaker(
 }
 
 /** The phrase-and-structure reading alone. */
-export function readRepSpeaker(
+function readRepSpeaker(
   turns: Turn[],
   evidence: Map<string, SpeakerEvidence>,
   options: { excludedLabels: ReadonlySet<string> },
-): InferenceResult | null {
+): InferenceResult | null | typeof UNDECIDABLE {
   const candidates: SpeakerEvidence[] = [];
   for (const [label, e] of evidence) {
     if (!options.excludedLabels.has(label)) candidates.push(e);
@@ -1080,8 +1115,8 @@ export function readRepSpeaker(
   const runnerCue = runnerUp === null ? 0 : runnerUp.seller - runnerUp.buyer;
   const cueBacked =
     bestCue >= MIN_CUE_NET || (bestCue > MIN_CUE_FOR_LEAD && bestCue - runnerCue >= MIN_CUE_LEAD);
-  if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || closeSeller || !cueBacked)
-    return null;
+  if (best.net < MIN_NET || margin < MIN_MARGIN || best.net + margin < MIN_TOTAL || !cueBacked) return null;
+  if (closeSeller) return UNDECIDABLE;
   // A seller-side voice someone else brought into the call by name ("I brought Sam, she knows the integrations"),
   // who then does not run the agenda, next steps or terms: a specialist or a manager; whoever brought them hosts the
   // call and is the rep, unless that voice sounds like the buyer (then the dialogue cannot tell the sides apart and the
@@ -1090,7 +1125,7 @@ export function readRepSpeaker(
   if (evidence.size >= 3 && best.runsCall <= INTRODUCED_RUNS_CALL_MAX) {
     const host = introducerOf(turns, best.label, candidates);
     if (host !== null) {
-      if (host.buyer > host.seller) return null;
+      if (host.buyer > host.seller) return UNDECIDABLE;
       signals.decided_by = 'introduced';
       signals.introduced = describe(best);
       signals.winner = describe(host);
@@ -1101,7 +1136,7 @@ export function readRepSpeaker(
   // who does not run the call: an account executive who lets a sales engineer do the talking and steps in for the
   // timeline and next steps, or a late customer; the dialogue cannot tell which, so no pick.
   if (evidence.size >= 4 && best.runsCall < LATE_VOICE_RUNS_CALL_MAX && hasLateVoice(turns, best.label))
-    return null;
+    return UNDECIDABLE;
   // A seller-side voice that presents itself as leading the team ("I manage the team here, I asked to join"), beside
   // another voice with seller-side evidence: a manager who joined the account executive's call; no pick.
   if (
@@ -1109,7 +1144,7 @@ export function readRepSpeaker(
     candidates.some((c) => c !== best && c.seller > c.buyer) &&
     presentsAsManager(turns, best.label)
   )
-    return null;
+    return UNDECIDABLE;
   return { label: best.label, confidence, signals };
 }
 

@@ -37,24 +37,38 @@ const longChat = dialogue([
   ['Speaker 2', 'Then we will bring the big bowl. The kids keep asking whether your dog will be there.'],
 ]);
 
-/** A model that knows every word of `turns` (zero weight) and rates speakers by the weights given. */
-function modelOf(weights: Record<string, number>, bias = -6, turns: Turn[] = longChat) {
+/**
+ * A model that knows every word of `turns` (zero weight) and rates speakers by `weights`, and nobody by `nobodyBias`
+ * and the words of `nobody`.
+ */
+function modelOf(
+  weights: Record<string, number>,
+  nobodyBias = 3,
+  turns: Turn[] = longChat,
+  nobody: Record<string, number> = {},
+) {
   const names = new Set<string>();
   forEachSpeakerFeature(turns, (_, name) => names.add(name));
-  for (const w of Object.keys(weights)) names.add(`s:${w}`);
+  for (const w of [...Object.keys(weights), ...Object.keys(nobody)]) names.add(`s:${w}`);
   const list = [...names];
   return buildSpeakerModel(
     list,
     Float64Array.from(list, (n) => weights[n.slice(2)] ?? 0),
-    bias,
+    Float64Array.from(list, (n) => nobody[n.slice(2)] ?? 0),
+    nobodyBias,
   );
 }
 
 describe('speaker word model', () => {
-  it('reads each speaker alone: the same rows whatever the order of the turns', () => {
+  it("reads each speaker's own words: the same rows whatever the order of the turns", () => {
     const names = new Set<string>();
     forEachSpeakerFeature(smallTalk, (_, name) => names.add(name));
-    const model = buildSpeakerModel([...names], new Float64Array(names.size), 0);
+    const model = buildSpeakerModel(
+      [...names],
+      new Float64Array(names.size),
+      new Float64Array(names.size),
+      0,
+    );
     const forward = speakerFeatureRows(model, smallTalk);
     const backward = speakerFeatureRows(model, [...smallTalk].reverse());
     for (const label of ['Speaker 1', 'Speaker 2'])
@@ -65,17 +79,34 @@ describe('speaker word model', () => {
     expect(forward.get('Speaker 2')).not.toContain(kitchen);
   });
 
-  it('turns weights into a likelihood per speaker', () => {
-    const likelihood = likelihoodsOf(
-      modelOf({ lake: 60 }),
-      speakerFeatureRows(modelOf({ lake: 60 }), smallTalk),
-    );
+  it('turns weights into a likelihood per speaker, the speakers and nobody adding up to 1', () => {
+    const model = modelOf({ lake: 60 });
+    const likelihood = likelihoodsOf(model, speakerFeatureRows(model, smallTalk));
     expect(likelihood.get('Speaker 2')).toBeGreaterThan(0.5);
     expect(likelihood.get('Speaker 1')).toBeLessThan(0.01);
+    // Without words that tell them apart, each speaker gets the same share, nobody the rest.
+    const plain = likelihoodsOf(modelOf({}, 0), speakerFeatureRows(modelOf({}, 0), smallTalk));
+    expect(plain.get('Speaker 1')).toBeCloseTo(1 / 3);
+    expect(plain.get('Speaker 2')).toBeCloseTo(1 / 3);
+  });
+
+  it("reads the whole call's words for nobody: words of a call without a seller lower every speaker", () => {
+    const seller = modelOf({ lake: 6 }, 0);
+    const peers = modelOf({ lake: 6 }, 0, longChat, { barbecue: 60 });
+    const before = likelihoodsOf(seller, speakerFeatureRows(seller, longChat));
+    const after = likelihoodsOf(peers, speakerFeatureRows(peers, longChat));
+    for (const label of ['Speaker 1', 'Speaker 2'])
+      expect(after.get(label)!).toBeLessThan(before.get(label)!);
+    expect(after.get('Speaker 2')).toBeLessThan(0.1);
   });
 
   it('refuses weights that do not match the feature list', () => {
-    expect(() => buildSpeakerModel(['s:a', 's:b'], new Float64Array(1), 0)).toThrow(/do not match/);
+    expect(() => buildSpeakerModel(['s:a', 's:b'], new Float64Array(1), new Float64Array(2), 0)).toThrow(
+      /do not match/,
+    );
+    expect(() => buildSpeakerModel(['s:a', 's:b'], new Float64Array(2), new Float64Array(1), 0)).toThrow(
+      /do not match/,
+    );
   });
 
   it('ships a model, every feature named s:word or s:word word', () => {
@@ -97,7 +128,7 @@ describe('inferRepSpeaker with the word model', () => {
   });
 
   it('does not pick on words alone a speaker who said too little to judge', () => {
-    expect(inferRepSpeaker(smallTalk, none, modelOf({ lake: 60, 'the lake': 60 }, -6, smallTalk))).toBeNull();
+    expect(inferRepSpeaker(smallTalk, none, modelOf({ lake: 60, 'the lake': 60 }, 3, smallTalk))).toBeNull();
   });
 
   it('does not pick on words alone when a second speaker also sounds like the rep', () => {
@@ -124,14 +155,14 @@ describe('inferRepSpeaker with the word model', () => {
         "Let's ask them to send me some information and decide next month. I would also like a reference from a company our size, and our finance lead will want to see the total cost over three years before we sign anything.",
       ],
     ]);
-    const model = modelOf({ december: 150 }, -6, buyerTalk);
+    const model = modelOf({ december: 150 }, 3, buyerTalk);
     expect(speakerFeatureRows(model, buyerTalk).get('Ben')!.length).toBeGreaterThanOrEqual(50);
     expect(likelihoodsOf(model, speakerFeatureRows(model, buyerTalk)).get('Ben')).toBeGreaterThan(0.8);
-    expect(inferRepSpeaker(buyerTalk, none, modelOf({}, -6, buyerTalk))).toBeNull();
+    expect(inferRepSpeaker(buyerTalk, none, modelOf({}, 3, buyerTalk))).toBeNull();
     expect(inferRepSpeaker(buyerTalk, none, model)).toBeNull();
   });
 
-  it("vetoes the phrases' pick when its words do not sound like a rep's and another speaker's do", () => {
+  it("replaces the phrases' pick the words all but rule out, vetoes one they doubt while preferring another", () => {
     const coldCall = dialogue([
       ['Speaker 1', 'Hello, accounts payable, this is Ruth.'],
       [
@@ -143,8 +174,25 @@ describe('inferRepSpeaker with the word model', () => {
       ['Speaker 1', 'Mostly by hand, honestly. It takes most of the week.'],
       ['Speaker 2', 'Would it be worth a short call next week to see how others cut that down?'],
     ]);
-    const neutral = inferRepSpeaker(coldCall, none, modelOf({}, -6, coldCall));
+    const neutral = inferRepSpeaker(coldCall, none, modelOf({}, 3, coldCall));
     expect(neutral?.label).toBe('Speaker 2');
-    expect(inferRepSpeaker(coldCall, none, modelOf({ payable: 60, honestly: 60 }, -6, coldCall))).toBeNull();
+    // The words point firmly at Speaker 1 (under 0.1 for the phrases' pick, over 0.8 for Speaker 1): replaced.
+    const firm = inferRepSpeaker(coldCall, none, modelOf({ payable: 60, honestly: 60 }, 3, coldCall));
+    expect(firm).toMatchObject({
+      label: 'Speaker 1',
+      signals: { decided_by: 'word_model', phrases_pick: 'Speaker 2' },
+    });
+    // …unless Speaker 1 is known not to be the rep (a customer participant): then only vetoed.
+    const excluded = { excludedLabels: new Set(['Speaker 1']) };
+    expect(
+      inferRepSpeaker(coldCall, excluded, modelOf({ payable: 60, honestly: 60 }, 3, coldCall)),
+    ).toBeNull();
+    // Doubted (between 0.1 and 0.3) while another is preferred (over 0.4): no answer.
+    const doubt = modelOf({ payable: 3.2, honestly: 3.2 }, 0, coldCall);
+    const likelihood = likelihoodsOf(doubt, speakerFeatureRows(doubt, coldCall));
+    expect(likelihood.get('Speaker 2')).toBeGreaterThan(0.1);
+    expect(likelihood.get('Speaker 2')).toBeLessThan(0.3);
+    expect(likelihood.get('Speaker 1')).toBeGreaterThan(0.4);
+    expect(inferRepSpeaker(coldCall, none, doubt)).toBeNull();
   });
 });

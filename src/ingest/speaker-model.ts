@@ -1,9 +1,12 @@
 /**
- * Pure: the word model of speaker inference. A logistic regression that reads one speaker's words and word pairs
- * (word-features.ts, prefix "s:") and answers how much they sound like the rep: offering, explaining the product,
- * asking about the buyer's situation, proposing next steps. Each speaker is read alone, so the answer never depends
- * on who spoke first. Trained by eval/train-speaker.ts on the development dialogues (decisions §27), with the same
- * feature selection as the call-type model: words and pairs of three or more authors, no names.
+ * Pure: the word model of speaker inference. A choice among the call's speakers and "nobody" (a conditional logit):
+ * each speaker's score reads their words and word pairs (word-features.ts, prefix "s:"), how much they sound like
+ * the rep: offering, explaining the product, asking about the buyer's situation, proposing next steps; nobody's score
+ * reads the whole call's words (no seller on the call: two peers, two buyers). The softmax over these answers which
+ * one is the rep, so a sales engineer or a manager beside the rep competes with them instead of being judged alone,
+ * and labels and turn order play no part. Trained by eval/train-speaker.ts on the development dialogues (decisions
+ * §27, §30), with the same feature selection as the call-type model: words and pairs of three or more authors, no
+ * names.
  */
 import { SPEAKER_WEIGHTS } from './speaker-weights.js';
 import type { Turn } from './transcript.js';
@@ -12,7 +15,7 @@ import {
   decodeWeights,
   FeatureRows,
   forEachWordFeature,
-  sigmoid,
+  softmax,
   splitFeatureNames,
   wordsOf,
   type WordIndex,
@@ -20,22 +23,16 @@ import {
 
 export interface SpeakerModel {
   index: WordIndex;
-  weights: Float32Array | Float64Array;
-  bias: number;
-  /** EXPERIMENT: a choice among the call's speakers and "nobody" (bias = nobody's score). */
-  choice?: boolean;
-  /** EXPERIMENT: weights of the whole call's words toward "nobody". */
-  nullWeights?: Float64Array;
+  /** Per feature: its weight toward "this speaker is the rep" when a speaker says it. */
+  repWeights: Float32Array | Float64Array;
+  /** Per feature: its weight toward "nobody is the rep" when anyone on the call says it. */
+  nobodyWeights: Float32Array | Float64Array;
+  /** Nobody's base score. */
+  nobodyBias: number;
 }
 
-export function nullLogit(model: SpeakerModel, rows: ReadonlyMap<string, readonly number[]>): number {
-  if (!model.nullWeights) return model.bias;
-  const union = new Set<number>();
-  for (const r of rows.values()) for (const row of r) union.add(row);
-  let sum = 0;
-  for (const row of union) sum += model.nullWeights[row]!;
-  return model.bias + sum / Math.sqrt(Math.max(1, union.size));
-}
+/** The classes of the weights module, row-major per feature. */
+export const SPEAKER_MODEL_CLASSES = ['rep', 'nobody'] as const;
 
 /** Calls `visit` with every feature name of every speaker, repeats included (training reads speakers this way). */
 export function forEachSpeakerFeature(
@@ -56,44 +53,61 @@ export function speakerFeatureRows(model: SpeakerModel, turns: readonly Turn[]):
   return new Map([...bySpeaker].map(([label, rows]) => [label, rows.rows]));
 }
 
-/** Score before the sigmoid: presence features, scaled by 1/√n so a talkative speaker does not shout. */
-export function speakerLogit(model: SpeakerModel, rows: readonly number[]): number {
+/** Sum of `weights` over `rows`, scaled by 1/√n so a talkative speaker (or a long call) does not shout. */
+function presenceScore(weights: Float32Array | Float64Array, rows: Iterable<number>, n: number): number {
   let sum = 0;
-  for (const row of rows) sum += model.weights[row]!;
-  return model.bias + sum / Math.sqrt(Math.max(1, rows.length));
+  for (const row of rows) sum += weights[row]!;
+  return sum / Math.sqrt(Math.max(1, n));
 }
 
-/** Per speaker, how likely their words are the rep's (0–1), each judged alone, from speakerFeatureRows. */
+/** The distinct rows said by anyone on the call (what nobody's score reads). */
+export function callRows(rows: ReadonlyMap<string, readonly number[]>): number[] {
+  const all = new Set<number>();
+  for (const r of rows.values()) for (const row of r) all.add(row);
+  return [...all];
+}
+
+/** Scores before the softmax: one per speaker, in `rows` order, then nobody's. */
+export function speakerScores(model: SpeakerModel, rows: ReadonlyMap<string, readonly number[]>): number[] {
+  const everyone = callRows(rows);
+  return [
+    ...[...rows.values()].map((r) => presenceScore(model.repWeights, r, r.length)),
+    model.nobodyBias + presenceScore(model.nobodyWeights, everyone, everyone.length),
+  ];
+}
+
+/**
+ * Per speaker, how likely they are the rep (0–1), from speakerFeatureRows. The speakers' values and nobody's (the
+ * rest) add up to 1.
+ */
 export function likelihoodsOf(
   model: SpeakerModel,
   rows: ReadonlyMap<string, readonly number[]>,
 ): Map<string, number> {
-  if (!model.choice) return new Map([...rows].map(([label, r]) => [label, sigmoid(speakerLogit(model, r))]));
-  const logits = [...rows].map(([label, r]) => [label, speakerLogit(model, r) - model.bias] as const);
-  const nobody = nullLogit(model, rows);
-  const top = Math.max(nobody, ...logits.map(([, z]) => z));
-  let sum = Math.exp(nobody - top);
-  for (const [, z] of logits) sum += Math.exp(z - top);
-  return new Map(logits.map(([label, z]) => [label, Math.exp(z - top) / sum]));
+  const p = softmax(speakerScores(model, rows));
+  return new Map([...rows.keys()].map((label, i) => [label, p[i]!]));
 }
 
 export function buildSpeakerModel(
   names: readonly string[],
-  weights: Float32Array | Float64Array,
-  bias: number,
+  repWeights: Float32Array | Float64Array,
+  nobodyWeights: Float32Array | Float64Array,
+  nobodyBias: number,
 ): SpeakerModel {
-  if (weights.length !== names.length) throw new Error('speaker weights do not match their feature list');
-  return { index: buildWordIndex(names), weights, bias };
+  if (repWeights.length !== names.length || nobodyWeights.length !== names.length)
+    throw new Error('speaker weights do not match their feature list');
+  return { index: buildWordIndex(names), repWeights, nobodyWeights, nobodyBias };
 }
 
 let shipped: SpeakerModel | null = null;
 
-/** The shipped model (speaker-weights.ts), decoded on first use, as shippedCallTypeModel. */
+/** The shipped model (speaker-weights.ts, two weights per feature), decoded on first use, as shippedCallTypeModel. */
 export function shippedSpeakerModel(): SpeakerModel {
-  shipped ??= buildSpeakerModel(
-    splitFeatureNames(SPEAKER_WEIGHTS.features),
-    decodeWeights(SPEAKER_WEIGHTS.weights, SPEAKER_WEIGHTS.step),
-    SPEAKER_WEIGHTS.bias[0] ?? 0,
-  );
+  if (shipped) return shipped;
+  const names = splitFeatureNames(SPEAKER_WEIGHTS.features);
+  const both = decodeWeights(SPEAKER_WEIGHTS.weights, SPEAKER_WEIGHTS.step);
+  const k = SPEAKER_MODEL_CLASSES.length;
+  const column = (c: number) => Float32Array.from({ length: names.length }, (_, row) => both[row * k + c]!);
+  shipped = buildSpeakerModel(names, column(0), column(1), SPEAKER_WEIGHTS.bias[1] ?? 0);
   return shipped;
 }

@@ -2,7 +2,7 @@
  * Pure: the word features shared by the two word models (call-type-model.ts, speaker-model.ts). A feature is a word
  * or a pair of adjacent words under a prefix naming whose words they are: `r:renewal`, `*:next steps`. Names are
  * what training counts and the weight files list; at run time they are found through word ids, so no pair string
- * is built. Also the int16 weight decoding and the link functions both models use.
+ * is built. Also the int16 weight decoding and the softmax both models use.
  */
 import { normalizeForCues } from './cue-text.js';
 
@@ -116,8 +116,4 @@ export function softmax(logits: readonly number[]): number[] {
   const e = logits.map((v) => Math.exp(v - top));
   const sum = e.reduce((a, v) => a + v, 0);
   return e.map((v) => v / sum);
-}
-
-export function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
 }

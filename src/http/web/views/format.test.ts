@@ -23,7 +23,17 @@ describe('speakerReason', () => {
 
   it('gives the word model and the language model their ratings', () => {
     expect(speakerReason({ decided_by: 'word_model', rep_likelihood: 0.93, strongest_other: 0.05 })).toBe(
-      "Their words sound like a rep's (93%); no other speaker's do (at most 5%).",
+      "Their words sound like the rep's (93%); no other speaker's do (at most 5%).",
+    );
+    expect(
+      speakerReason({
+        decided_by: 'word_model',
+        rep_likelihood: 0.91,
+        strongest_other: 0.04,
+        phrases_pick: 'Speaker 3',
+      }),
+    ).toBe(
+      "Their words sound like the rep's (91%); no other speaker's do (at most 4%). The phrases pointed to Speaker 3, whose words do not.",
     );
     expect(speakerReason({ method: 'model', model: 'm', confidence: 0.8 })).toBe(
       'Chosen by the language model (80%).',

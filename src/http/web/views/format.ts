@@ -86,8 +86,13 @@ export function speakerReason(signals: unknown): string | null {
   if (typeof signals !== 'object' || signals === null) return null;
   const s = signals as Record<string, unknown>;
   const percent = (v: unknown): string => `${Math.round(Number(v) * 100)}%`;
-  if (s.decided_by === 'word_model')
-    return `Their words sound like a rep's (${percent(s.rep_likelihood)}); no other speaker's do (at most ${percent(s.strongest_other)}).`;
+  if (s.decided_by === 'word_model') {
+    const overruled =
+      typeof s.phrases_pick === 'string'
+        ? ` The phrases pointed to ${s.phrases_pick}, whose words do not.`
+        : '';
+    return `Their words sound like the rep's (${percent(s.rep_likelihood)}); no other speaker's do (at most ${percent(s.strongest_other)}).${overruled}`;
+  }
   if (s.method === 'model') return `Chosen by the language model (${percent(s.confidence)}).`;
   const winner = s.winner as { cues?: Record<string, number> } | undefined;
   if (s.method !== 'heuristic' || typeof winner?.cues !== 'object') return null;
