@@ -2,7 +2,7 @@
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
- * (written after the first heuristics, read since), -dev2 … -dev14; blind held-out sets -holdout2 … -holdout14 (never
+ * (written after the first heuristics, read since), -dev2 … -dev18; blind held-out sets -holdout2 … -holdout18 (never
  * read, aggregates only); each skipped while its file is absent. Also the shared public transcripts read in place
  * from ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the
  * first 1–2 turns cut so the customer speaks first (computed here).
@@ -267,6 +267,14 @@ function main(): number {
     own('holdout13', true),
     own('dev14'),
     own('holdout14', true),
+    own('dev15'),
+    own('holdout15', true),
+    own('dev16'),
+    own('holdout16', true),
+    own('dev17'),
+    own('holdout17', true),
+    own('dev18'),
+    own('holdout18', true),
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {

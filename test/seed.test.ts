@@ -338,6 +338,16 @@ describe('workspace file validation', () => {
       },
       'an api key secret is listed twice',
     ],
+    [
+      'a status outside its values',
+      { accounts: [{ name: 'A', status: 'paused' }] },
+      '/accounts/0/status: must be one of "active", "suspended", "payment_required"',
+    ],
+    [
+      'a role outside its values',
+      { accounts: [{ name: 'A', users: [{ email: 'a@a.test', name: 'A', role: 'owner' }] }] },
+      '/accounts/0/users/0/role: must be one of "admin", "manager", "rep"',
+    ],
   ])('refuses %s with a message naming the problem', (_name, value, fragment) => {
     expect(() => parseWorkspace(value)).toThrow(WorkspaceError);
     expect(() => parseWorkspace(value)).toThrow(fragment);

@@ -90,12 +90,25 @@ type AccountSpec = Workspace['accounts'][number];
 
 export class WorkspaceError extends Error {}
 
+/** The literal values a schema allows (an enum written as a union of literals), or [] for any other schema. */
+function allowedLiterals(schema: unknown): unknown[] {
+  const s = schema as { const?: unknown; anyOf?: unknown[] };
+  if (s.const !== undefined) return [s.const];
+  return Array.isArray(s.anyOf) ? s.anyOf.flatMap(allowedLiterals) : [];
+}
+
+/** TypeBox's message, or for an enum the values it allows ("Expected union value" names none). */
+function describeSchemaError(schema: unknown, message: string): string {
+  const allowed = allowedLiterals(schema);
+  return allowed.length ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : message;
+}
+
 /** Checks the shape and the cross-references; throws WorkspaceError listing every problem. */
 export function parseWorkspace(value: unknown): Workspace {
   if (!Value.Check(WorkspaceSchema, value)) {
     const problems = [...Value.Errors(WorkspaceSchema, value)]
       .slice(0, 20)
-      .map((e) => `${e.path || '/'}: ${e.message}`);
+      .map((e) => `${e.path || '/'}: ${describeSchemaError(e.schema, e.message)}`);
     throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
   }
   const problems: string[] = [];
