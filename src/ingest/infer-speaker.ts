@@ -993,6 +993,17 @@ export function inferRepSpeaker(
   const [label, own] = [...likelihood]
     .filter(([l]) => !options.excludedLabels.has(l))
     .reduce<[string | null, number]>((best, entry) => (entry[1] > best[1] ? entry : best), [null, 0]);
+  /** The model's own favourite, `label`, as the answer. */
+  const wordModelPick = (extra: Record<string, unknown>): InferenceResult => ({
+    label: label!,
+    confidence: round(own),
+    signals: {
+      decided_by: 'word_model',
+      rep_likelihood: round(own),
+      strongest_other: round(strongestOther(label!)),
+      ...extra,
+    },
+  });
   if (reading !== null) {
     const readingOwn = likelihood.get(reading.label) ?? 0;
     // Who brought a specialist in hosts the call, however little they say: the words do not overrule that.
@@ -1004,16 +1015,7 @@ export function inferRepSpeaker(
       label !== reading.label &&
       own >= REPLACE_MIN
     ) {
-      return {
-        label,
-        confidence: round(own),
-        signals: {
-          decided_by: 'word_model',
-          rep_likelihood: round(own),
-          strongest_other: round(strongestOther(label)),
-          phrases_pick: reading.label,
-        },
-      };
+      return wordModelPick({ phrases_pick: reading.label });
     }
     if (!introduced && readingOwn < VETO_OWN_BELOW && strongestOther(reading.label) > VETO_OTHER_ABOVE)
       return null;
@@ -1024,15 +1026,7 @@ export function inferRepSpeaker(
   if ((rowsBySpeaker.get(label)?.length ?? 0) < WORD_PICK_MIN_FEATURES) return null;
   // Not against the phrases: a speaker whose phrase evidence leans to the buyer's side is not picked on words alone.
   if ((evidence.get(label)?.net ?? 0) < 0) return null;
-  return {
-    label,
-    confidence: round(own),
-    signals: {
-      decided_by: 'word_model',
-      rep_likelihood: round(own),
-      strongest_other: round(strongestOther(label)),
-    },
-  };
+  return wordModelPick({});
 }
 
 /** The phrase-and-structure reading alone. */
