@@ -26,6 +26,10 @@ const DEVELOPMENT_SETS = [
   '-dev12',
   '-dev13',
   '-dev14',
+  '-dev15',
+  '-dev16',
+  '-dev17',
+  '-dev18',
 ];
 
 /** Full-batch gradient descent, the same for both models: epochs, step and L2 penalty. */
