@@ -160,6 +160,14 @@ describeEachDialect('scorecards on %s', (dialect) => {
     expect(first.status).toBe(200);
     expect(first.text).toContain('Renamed card, version 1');
     expect(first.text).toContain('Restoring saves these criteria as version 3.');
+    // What the current version changed against it, by criterion key.
+    const changes = first.text.slice(
+      first.text.indexOf('id="version-changes"'),
+      first.text.indexOf('id="version-criteria"'),
+    );
+    expect(changes).toContain('From this version to the current one (version 2)');
+    expect(changes).toMatch(/<li>Removed: [^<]+ \(\w+\); restoring brings it back<\/li>/);
+    expect(changes).toContain('Agrees &lt;next> steps (next_steps)');
     const restoredCriteria = /name="criteria" value="([^"]*)"/
       .exec(first.text)![1]!
       .replace(/&#34;/g, '"')
@@ -173,6 +181,10 @@ describeEachDialect('scorecards on %s', (dialect) => {
     expect(JSON.parse((await versions(id))[2]!.criteria)).toEqual(
       JSON.parse((await versions(id))[0]!.criteria),
     );
+    // The restored version equals version 1: nothing changed from there; the current version lists no changes.
+    const again = await wendy.get(`/scorecards/${id}/versions/1`);
+    expect(again.text).toContain("The criteria are the same as the current version's.");
+    expect((await wendy.get(`/scorecards/${id}/versions/3`)).text).not.toContain('id="version-changes"');
     expect((await wendy.get(`/scorecards/${id}/versions/9`)).status).toBe(404);
     expect((await web['bob.stone@acme.test']!.get(`/scorecards/${id}/versions/1`)).status).toBe(404);
   });

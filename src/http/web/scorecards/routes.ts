@@ -7,7 +7,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CALL_TYPES } from '../../../ingest/classify-call.js';
-import { validateCriteria } from '../../../scoring/criteria.js';
+import { validateCriteria, type Criterion } from '../../../scoring/criteria.js';
+import { compareCriteria } from '../../../scoring/criteria-changes.js';
 import { SCORECARD_TEMPLATES } from '../../../scoring/templates.js';
 import type { Database } from '../../../store/schema.js';
 import { viewerTeams } from '../../../store/web-calls.repo.js';
@@ -247,6 +248,11 @@ export async function scorecardRoutes(
         version: Number(stored.version),
         createdAt: stored.created_at,
         criteriaText: prettyJson(stored.criteria),
+        // What the current version changed against this one (stored criteria were validated when saved).
+        changes: compareCriteria(
+          JSON.parse(stored.criteria) as Criterion[],
+          JSON.parse(card.criteria ?? '[]') as Criterion[],
+        ),
       }),
     );
   });

@@ -1,4 +1,5 @@
 /** Scorecard pages: per-team list with status and version, create from a template, edit criteria, team choice. */
+import type { CriteriaChanges } from '../../../scoring/criteria-changes.js';
 import { CALL_TYPES, callTypeLabel, formatDateTime } from '../views/format.js';
 import { Layout, type LayoutProps } from '../views/layout.js';
 
@@ -388,10 +389,12 @@ export function ScorecardVersionPage(
     version: number;
     createdAt: string;
     criteriaText: string;
+    changes: CriteriaChanges;
   },
 ): JSX.Element {
   const c = props.card;
   const current = props.version === c.current_version;
+  const { added, removed, changed } = props.changes;
   return (
     <Layout
       title={`${c.name}, version ${props.version}`}
@@ -411,6 +414,28 @@ export function ScorecardVersionPage(
         </time>
         . Results scored with this version keep pointing at it.
       </p>
+      {current ? (
+        ''
+      ) : (
+        <section aria-labelledby="version-changes" class="card">
+          <h2 id="version-changes">{`From this version to the current one (version ${c.current_version})`}</h2>
+          {added.length + removed.length + changed.length === 0 ? (
+            <p class="sub">The criteria are the same as the current version's.</p>
+          ) : (
+            <ul class="criteria-changes">
+              {added.map((k) => (
+                <li safe>{`Added: ${k.title} (${k.key})`}</li>
+              ))}
+              {removed.map((k) => (
+                <li safe>{`Removed: ${k.title} (${k.key}); restoring brings it back`}</li>
+              ))}
+              {changed.map((k) => (
+                <li safe>{`Changed: ${k.title} (${k.key}): ${k.fields.join(', ').replace(/_/g, ' ')}`}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       <section aria-labelledby="version-criteria" class="card">
         <h2 id="version-criteria">Criteria</h2>
         <pre class="criteria-json" safe>
