@@ -59,16 +59,6 @@ export async function scorecardVersions(db: Kysely<Database>, scorecardId: strin
     .execute();
 }
 
-/** One stored version's criteria (JSON text), or undefined. */
-export async function scorecardVersion(db: Kysely<Database>, scorecardId: string, version: number) {
-  return db
-    .selectFrom('scorecard_versions')
-    .select(['version', 'criteria', 'created_at'])
-    .where('scorecard_id', '=', scorecardId)
-    .where('version', '=', version)
-    .executeTakeFirst();
-}
-
 /** A name change alone: no new version (criteria are what versions pin). */
 export async function renameScorecard(db: Kysely<Database>, id: string, name: string): Promise<void> {
   await db

@@ -19,12 +19,12 @@ import {
   saveScorecardVersion,
   saveTeamChoice,
   scorecardNameTaken,
-  scorecardVersion,
   scorecardVersions,
   scorecardsOfTeams,
   setScorecardStatus,
   teamChoice,
 } from '../../../store/scorecards-admin.repo.js';
+import { scorecardVersion } from '../../../store/scorecards.repo.js';
 import { sendPage } from '../render.js';
 import { callTypeLabel } from '../views/format.js';
 import { formField, requireSignIn, sessionCsrfValid, viewerOf } from '../session.js';
