@@ -16,6 +16,7 @@ import path from 'node:path';
 import { inferRepSpeaker } from '../src/ingest/infer-speaker.js';
 import {
   buildSpeakerModel,
+  callRows,
   forEachSpeakerFeature,
   SPEAKER_MODEL_CLASSES,
   speakerScores,
@@ -60,7 +61,7 @@ function train(calls: readonly CallExample[]): SpeakerModel {
   const rowOf = new Map(names.map((f, row) => [f, row]));
   const model = buildSpeakerModel(names, new Float64Array(names.length), new Float64Array(names.length), 0);
   const rows = calls.map((c) => new Map(c.speakers.map((s) => [s.label, rowsIn(rowOf, s.features)])));
-  const everyone = rows.map((r) => [...new Set([...r.values()].flat())]);
+  const everyone = rows.map(callRows);
   const repGradient = new Float64Array(names.length);
   const nobodyGradient = new Float64Array(names.length);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {

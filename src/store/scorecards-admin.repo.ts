@@ -59,11 +59,15 @@ export async function scorecardVersions(db: Kysely<Database>, scorecardId: strin
     .execute();
 }
 
-/** A name change alone: no new version (criteria are what versions pin). */
-export async function renameScorecard(db: Kysely<Database>, id: string, name: string): Promise<void> {
+/** A new name or status: no new version (criteria are what versions pin). */
+export async function updateScorecard(
+  db: Kysely<Database>,
+  id: string,
+  change: { name: string } | { status: string },
+): Promise<void> {
   await db
     .updateTable('scorecards')
-    .set({ name, updated_at: new Date().toISOString() })
+    .set({ ...change, updated_at: new Date().toISOString() })
     .where('id', '=', id)
     .execute();
 }
@@ -134,14 +138,6 @@ export async function saveScorecardVersion(
       .execute();
     return version;
   });
-}
-
-export async function setScorecardStatus(db: Kysely<Database>, id: string, status: string): Promise<void> {
-  await db
-    .updateTable('scorecards')
-    .set({ status, updated_at: new Date().toISOString() })
-    .where('id', '=', id)
-    .execute();
 }
 
 /** The team's default scorecard and its rules by call type. */

@@ -15,13 +15,12 @@ import { viewerTeams } from '../../../store/web-calls.repo.js';
 import {
   createScorecard,
   findManageableScorecard,
-  renameScorecard,
   saveScorecardVersion,
   saveTeamChoice,
   scorecardNameTaken,
   scorecardVersions,
   scorecardsOfTeams,
-  setScorecardStatus,
+  updateScorecard,
   teamChoice,
 } from '../../../store/scorecards-admin.repo.js';
 import { scorecardVersion } from '../../../store/scorecards.repo.js';
@@ -221,7 +220,8 @@ export async function scorecardRoutes(
     if (nameError || errors.length)
       return cardPage(request, reply, 422, { name, criteriaText, errors, nameError });
     // Versions pin criteria: a save that changes only the name renames the scorecard.
-    if (JSON.stringify(criteria) === normalisedJson(card.criteria)) await renameScorecard(db, card.id, name);
+    if (JSON.stringify(criteria) === normalisedJson(card.criteria))
+      await updateScorecard(db, card.id, { name });
     else await saveScorecardVersion(db, card.id, { name, criteria });
     return reply.redirect(`/scorecards/${card.id}?notice=saved`, 303);
   });
@@ -265,7 +265,7 @@ export async function scorecardRoutes(
     if (!card) return sendNotFound(reply, session, staging);
     const status = formField(request.body, 'status') ?? '';
     if (!['draft', 'published', 'archived'].includes(status)) return cardPage(request, reply, 422);
-    await setScorecardStatus(db, card.id, status);
+    await updateScorecard(db, card.id, { status });
     return reply.redirect(`/scorecards/${card.id}?notice=${status}`, 303);
   });
 
