@@ -343,8 +343,8 @@ export async function reapExpired(
 
 /**
  * Re-queues a call (a manager's re-run of a failed call, a reassignment, a corrected rep speaker): in one
- * transaction the live job, if any, is superseded (its worker is fenced off), the call moves to `queued` and a new
- * job is enqueued. Returns the new job id, or null for an unknown call.
+ * transaction the live job, if any, is superseded (its worker is fenced off), the current result stops being
+ * current, the call moves to `queued` and a new job is enqueued. Returns the new job id, or null for an unknown call.
  */
 export async function requeueCall(
   db: Kysely<Database>,
@@ -374,9 +374,17 @@ export async function requeueCall(
       .where('id', '=', callId)
       .executeTakeFirst();
     if (!call) return null;
+    // The old result stops being current: it was for another rep, speaker or scorecard, and a queued or failed
+    // call shows and counts no score (its history keeps it).
+    await tx
+      .updateTable('score_results')
+      .set({ is_current: 0 })
+      .where('call_id', '=', callId)
+      .where('is_current', '=', 1)
+      .execute();
     await tx
       .updateTable('calls')
-      .set({ status: 'queued', skip_reason: null, updated_at: nowIso })
+      .set({ status: 'queued', skip_reason: null, current_score: null, updated_at: nowIso })
       .where('id', '=', callId)
       .execute();
     return enqueueScoring(tx, callId, call.account_id, nowIso, reason);

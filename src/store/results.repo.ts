@@ -1,7 +1,8 @@
 /**
  * Scoring results with history. A call has at most one current result (a unique partial index says so); a re-score
  * adds a row and flips the previous one, in the same fenced transaction that finishes the job. That transaction
- * also copies the new current score to `calls.current_score`: this is the only place `is_current` changes.
+ * also copies the new current score to `calls.current_score`. The only other place `is_current` changes is a
+ * re-queue (jobs.repo.ts `requeueCall`), which clears both.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';

@@ -23,7 +23,10 @@ export interface LibraryFilters {
   /** Inclusive UTC days (YYYY-MM-DD) on when the call happened (occurred_at, else created_at). */
   from?: string;
   to?: string;
-  /** Inclusive bounds (0..100) on the current result's score; calls without a score never match. */
+  /**
+   * Inclusive bounds (0..100) on the current result's score as shown (a whole number); calls without a score never
+   * match.
+   */
   minScore?: number | null;
   maxScore?: number | null;
   /** Full-text search over the transcript's turns (the user's words, not a query language). */
@@ -118,8 +121,9 @@ export async function listVisibleCalls(
   if (filters.status) query = query.where('c.status', '=', filters.status);
   if (filters.from) query = query.where(happenedAt, '>=', filters.from);
   if (filters.to) query = query.where(happenedAt, '<', nextDay(filters.to));
-  if (filters.minScore != null) query = query.where('r.score', '>=', filters.minScore);
-  if (filters.maxScore != null) query = query.where('r.score', '<=', filters.maxScore);
+  // The bounds apply to the score as the pages show it, rounded to a whole number (98 shows 97.5 and 98.4).
+  if (filters.minScore != null) query = query.where('r.score', '>=', Math.ceil(filters.minScore) - 0.5);
+  if (filters.maxScore != null) query = query.where('r.score', '<', Math.floor(filters.maxScore) + 0.5);
   const words = filters.q ? fts5Query(filters.q) : '';
   if (words) {
     // Filled by the scoring worker (store/search.repo.ts): SQLite's contentless FTS5 table call_search, keyed

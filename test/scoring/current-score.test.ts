@@ -1,7 +1,7 @@
 /**
  * `calls.current_score` (migration 2026-12-02), which the dashboard sums instead of joining score_results: the
- * scoring worker keeps it equal to the current result's score through first scoring, re-scores and skips, and a
- * worker fenced off writes nothing to it.
+ * scoring worker keeps it equal to the current result's score through first scoring, re-scores and skips, a re-queue
+ * clears both, and a worker fenced off writes nothing to it.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { requeueCall } from '../../src/store/jobs.repo.js';
@@ -65,8 +65,9 @@ describeEachDialect('calls.current_score on %s', (dialect) => {
       { key: 'pricing', title: 'Talks pricing', check: { type: 'phrases', any: ['discount'] } },
     ]);
     await requeueCall(store.db, id, 'rerun', at(1_000));
-    // Queued again, the call still shows its current result until the new one is written.
-    await expectInStep(id, 100);
+    // Queued again, the call has no current result (its history keeps the old one) until the new one is written.
+    await expectInStep(id, null);
+    expect((await resultHistory(store.db, id)).map((r) => [r.score, r.is_current])).toEqual([[100, 0]]);
     expect(await testWorker(store, { now: () => at(2_000) }).runOnce()).toMatchObject({
       callId: id,
       outcome: 'scored',

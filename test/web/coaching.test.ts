@@ -173,9 +173,11 @@ describeEachDialect('coaching on %s', (dialect) => {
 
     it('reassigns to another active rep of the team: owner, team and scorecard change, the call is re-queued', async () => {
       const id = await createCall({ call_type: 'negotiation' });
+      await recordTestResult(t.deps.store.db, id, { score: 64 });
       const wendy = web['wendy@acme.test']!;
       const page = await wendy.get(`/calls/${id}`);
       expect(page.text).toContain('Manager actions');
+      expect(page.text).toMatch(/class="score score-big score-[a-z]+">64</);
       const ray = await userId('ray@acme.test');
       const west = (await call(id)).team_id;
       // Pending and inactive members are not offered.
@@ -184,16 +186,18 @@ describeEachDialect('coaching on %s', (dialect) => {
       const res = await post(wendy, `/calls/${id}/reassign`, { member: `${ray}:${west}` });
       expect([res.status, res.location]).toEqual([303, `/calls/${id}?notice=reassigned`]);
       const row = await call(id);
-      expect([row.rep_user_id, row.team_id, row.scorecard_id, row.status]).toEqual([
+      expect([row.rep_user_id, row.team_id, row.scorecard_id, row.status, row.current_score]).toEqual([
         ray,
         west,
         SCORECARDS.negotiation,
         'queued',
+        null, // Bob's score is not Ray's: no score shows or counts until the call is scored again
       ]);
       expect(row.ingest_rep_user_id).toBe(await userId('bob.stone@acme.test'));
       const js = await jobs(id);
       expect(js.map((j) => [j.reason, j.status])).toEqual([
         ['ingest', 'done'],
+        ['test', 'done'], // recordTestResult's scoring
         ['reassign', 'queued'],
       ]);
       const api = await t.api('GET', `/v1/calls/${id}`);
@@ -201,6 +205,7 @@ describeEachDialect('coaching on %s', (dialect) => {
       expect(api.body.attribution).toEqual({ rep_source: 'rep_email', speaker_source: 'name_match' });
       const after = await wendy.get(`/calls/${id}`);
       expect(after.text).toContain('Reassigned from Bob Stone (West) to Ray Rep (West)');
+      expect(after.text).not.toContain('score-big');
       // Bob no longer sees it; Ray does.
       expect((await web['bob.stone@acme.test']!.get(`/calls/${id}`)).status).toBe(404);
     });

@@ -133,6 +133,9 @@ describeEachDialect('library filters and search on %s', (dialect) => {
       );
       expect(await library(ada, 'min_score=80.1')).toEqual([ids.erin11]);
       expect(await library(ada, 'max_score=39.9')).toEqual([]);
+      // As shown: 90.5 shows as 91, so it is in "at least 91" and not in "at most 90".
+      expect(await library(ada, 'min_score=91')).toEqual([ids.erin11]);
+      expect(await library(ada, 'min_score=81&max_score=90')).toEqual([]);
       expect(new Set(await library(ada, 'min_score=0'))).toEqual(
         new Set([ids.late10, ids.early11, ids.erin11]),
       );

@@ -199,6 +199,31 @@ describe('rules scorer: questions', () => {
     expect((await scoreOne(turns, { type: 'questions', min: 4, open_only: true })).score).toBe(0.5);
   });
 
+  it('does not take decimals, domains or versions for punctuation', async () => {
+    const turns = [
+      rep('what is your budget'),
+      customer('we run version 2.5 from acme.com now'),
+      rep('how many people use it'),
+      rep('do you use a crm'),
+    ];
+    const result = await scoreOne(turns, { type: 'questions', min: 3 });
+    expect([result.score, result.rationale]).toEqual([
+      1,
+      expect.stringContaining('3 questions, 3 needed (the transcript has no punctuation'),
+    ]);
+  });
+
+  it('counts a question mark before a closing bracket or quote', async () => {
+    const turns = [rep('Did you mean the price (or the terms?) Really? She asked "why now?" and then left.')];
+    const result = await scoreOne(turns, { type: 'questions', min: 3 });
+    expect(result.rationale).toContain('3 questions');
+    expect(result.evidence.map((e) => e.quote)).toEqual([
+      'Did you mean the price (or the terms?)',
+      'Really?',
+      'She asked "why now?"',
+    ]);
+  });
+
   it('does not use openings once any turn has punctuation', async () => {
     const turns = [rep('what does your team look like'), customer('About ten people.')];
     expect((await scoreOne(turns, { type: 'questions', min: 1 })).score).toBe(0);
@@ -295,6 +320,18 @@ describe('rules scorer: mentions_before', () => {
     expect(result.score).toBe(1);
     expect(result.rationale).toContain('minute 2.0, estimated');
     expect((await scoreOne(turns, byMinute)).score).toBe(0);
+  });
+
+  it('estimates from the words before the first timestamp of a partly timed transcript', async () => {
+    const turns = [customer(words(750)), rep('The reason I am calling is X.'), customer('Right.', 400_000)];
+    const result = await scoreOne(turns, { ...byMinute, before_minute: 4 });
+    // 750 words at 150 a minute: minute 5, one minute late for 4.
+    expect([result.score, result.rationale]).toEqual([
+      0.375,
+      expect.stringContaining(
+        'minute 5.0, estimated from the words spoken before it as no timestamp comes before it',
+      ),
+    ]);
   });
 
   it('carries the last known timestamp to a turn without one', async () => {

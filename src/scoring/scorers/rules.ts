@@ -24,7 +24,10 @@ const RATIO_FALLOFF = 0.25;
 const WORDS_PER_MINUTE = 150;
 const PLAN_CACHE_SIZE = 64;
 
-const SENTENCE_END = /[.?!]/;
+/** Sentence punctuation: `.`, `?` or `!`, closing quotes or brackets, then a space or the end (not "2.5", "acme.com"). */
+const SENTENCE_BOUNDARY = String.raw`[.?!]+["'\u201d\u2019)\]]*(?=\s|$)`;
+const SENTENCE_END = new RegExp(SENTENCE_BOUNDARY, 'u');
+const QUESTION_END = /\?["'\u201d\u2019)\]]*$/u;
 // Fillers a speaker often puts before the question proper ("So, what …", "Okay and how …").
 const LEAD_IN = String.raw`^(?:(?:so|and|but|okay|ok|well|um|uh|right|alright|now|yeah|great|cool|sure|then)\b[\s,.-]*)*`;
 const OPEN_PROMPT = String.raw`(?:tell me|describe|explain|walk me through|talk me through|help me understand)\b`;
@@ -78,7 +81,8 @@ interface ItemTally {
   phrasesSaid: Map<string, number>;
   evidence: Evidence[];
   /** mentions_before: the first rep mention. */
-  first: { turnIndex: number; stampedMs: number; estimatedMs: number } | null;
+  /** stampedMs: the turn's time, or the last one before it; null before the transcript's first timestamp. */
+  first: { turnIndex: number; stampedMs: number | null; estimatedMs: number } | null;
 }
 
 interface QuestionTally {
@@ -167,7 +171,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
 
   let hasPunctuation = false;
   let hasTimestamps = false;
-  let lastStampedMs = 0;
+  let lastStampedMs: number | null = null;
   let wordsSoFar = 0;
   let repWords = 0;
   let customerWords = 0;
@@ -217,6 +221,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
       } else if (check.type === 'mentions_before' && !tally.first) {
         const match = check.regex.exec(text);
         if (match) {
+          // Before the first timestamp, the time is estimated from the words as in an untimed transcript.
           const stampedMs = turn.start_ms ?? lastStampedMs;
           const estimatedMs = (wordsSoFar / WORDS_PER_MINUTE) * 60_000;
           tally.first = { turnIndex, stampedMs, estimatedMs };
@@ -228,7 +233,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
     if (plan.needsQuestions) {
       for (const sentence of quotes.sentences()) {
         const asked = text.slice(sentence.start, sentence.end);
-        const marked = asked.endsWith('?');
+        const marked = QUESTION_END.test(asked);
         if (!marked && !OPEN_PROMPT_OPENING.test(asked)) continue;
         // A long question is quoted by its end, where the question mark is; a prompt by its opening words.
         const at = marked ? sentence.end : sentence.start;
@@ -354,10 +359,14 @@ function scoreMentionBefore(
     );
   }
   const deadline = check.beforeMinute ?? 0;
-  const minute = (stamped ? first.stampedMs : first.estimatedMs) / 60_000;
-  const estimate = stamped
-    ? ''
-    : ', estimated from the words spoken before it as the transcript has no timestamps';
+  const stampedMs = stamped ? first.stampedMs : null;
+  const minute = (stampedMs ?? first.estimatedMs) / 60_000;
+  const estimate =
+    stampedMs !== null
+      ? ''
+      : stamped
+        ? ', estimated from the words spoken before it as no timestamp comes before it'
+        : ', estimated from the words spoken before it as the transcript has no timestamps';
   // Strictly before: "before minute 1" means within the first 60 seconds.
   const score = minute < deadline ? 1 : lateCredit(minute, deadline);
   return scored(
@@ -434,7 +443,7 @@ class TurnQuotes {
 /** Sentences end at a run of . ? ! followed by whitespace or the end of the text. */
 function splitSentences(text: string): Range[] {
   const ranges: Range[] = [];
-  const boundary = /[.?!]+(?=\s|$)/g;
+  const boundary = new RegExp(SENTENCE_BOUNDARY, 'gu');
   let start = 0;
   for (let match = boundary.exec(text); match; match = boundary.exec(text)) {
     const end = match.index + match[0].length;

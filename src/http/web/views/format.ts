@@ -72,8 +72,10 @@ export const formatCriterionScore = (score: number): string => `${Math.round(sco
 
 /** A score band for colour *and* text (never colour alone). */
 export function scoreBand(score0to100: number): 'high' | 'mid' | 'low' {
-  if (score0to100 >= 75) return 'high';
-  if (score0to100 >= 50) return 'mid';
+  // Banded as shown: 74.6 shows as 75, which is high.
+  const shown = Math.round(score0to100);
+  if (shown >= 75) return 'high';
+  if (shown >= 50) return 'mid';
   return 'low';
 }
 
