@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import swagger from '@fastify/swagger';
+import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
 import type { AppDeps } from '../container.js';
 import { errorHandler, sendError } from './error-handler.js';
@@ -50,6 +51,19 @@ function loggerOptions(deps: AppDeps): FastifyServerOptions['logger'] {
 function trustProxy(value: string | number | boolean | undefined): FastifyServerOptions['trustProxy'] {
   if (typeof value === 'number') return (_address: string, hop: number) => hop < value;
   return value ?? false;
+}
+
+/**
+ * `application/json` with no charset or a UTF-8 one. JSON text has no other encoding (RFC 8259 §8.1): a body
+ * declared in another charset is refused (415) rather than misread.
+ */
+function isUtf8Json(header: string | undefined): boolean {
+  const [type, ...params] = (header ?? '').split(';');
+  if (type!.trim().toLowerCase() !== 'application/json') return false;
+  return params.every((param) => {
+    const [name = '', value = ''] = param.split('=', 2).map((part) => part.trim().toLowerCase());
+    return name !== 'charset' || ['utf-8', 'utf8', '"utf-8"', '"utf8"'].includes(value);
+  });
 }
 
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
@@ -119,9 +133,15 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (v1) => {
       v1.removeAllContentTypeParsers();
-      v1.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      v1.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+        // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not are refused, never replaced with U+FFFD.
+        const bytes = body as Buffer;
+        if (!isUtf8(bytes)) {
+          done(new AppError('invalid_json', 'The request body is not valid UTF-8.'), undefined);
+          return;
+        }
         try {
-          done(null, JSON.parse(body as string));
+          done(null, JSON.parse(bytes.toString('utf8')));
         } catch {
           done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
         }
@@ -143,11 +163,10 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
           throw new AppError('payload_too_large', 'The request body is over 1 MiB.');
         }
-        const type = request.headers['content-type'];
-        if (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+        if (!isUtf8Json(request.headers['content-type'])) {
           throw new AppError(
             'unsupported_media_type',
-            'Send the body as JSON with Content-Type: application/json.',
+            'Send the body as UTF-8 JSON with Content-Type: application/json.',
           );
         }
       });

@@ -42,18 +42,25 @@ function join(path: string, key: string | number): string {
 
 interface ScanProblems {
   forbidden: FieldError[];
-  nul: FieldError[];
+  characters: FieldError[];
+}
+
+/** What is wrong with a string's characters: a NUL, or a lone surrogate (a `\ud800` escape is no character). */
+function characterProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain the NUL character';
+  if (!value.isWellFormed()) return 'must be valid Unicode (a lone surrogate escape is not a character)';
+  return null;
 }
 
 /**
- * Walks every key and string of the body (down to MAX_SCAN_DEPTH): NUL characters and prototype-polluting keys
- * are refused anywhere. The path is kept as a stack of keys and spelled out only for a problem: most bodies
- * have none.
+ * Walks every key and string of the body (down to MAX_SCAN_DEPTH): NUL characters, lone surrogates and
+ * prototype-polluting keys are refused anywhere. The path is kept as a stack of keys and spelled out only for a
+ * problem: most bodies have none.
  */
 function scanValues(value: unknown, at: (string | number)[], out: ScanProblems): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000'))
-      out.nul.push({ field: pathOf(at), message: 'must not contain the NUL character' });
+    const problem = characterProblem(value);
+    if (problem !== null) out.characters.push({ field: pathOf(at), message: problem });
   } else if (at.length >= MAX_SCAN_DEPTH) {
     return;
   } else if (Array.isArray(value)) {
@@ -65,10 +72,10 @@ function scanValues(value: unknown, at: (string | number)[], out: ScanProblems):
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
       at.push(key);
+      const problem = FORBIDDEN_KEYS.has(key) ? null : characterProblem(key);
       if (FORBIDDEN_KEYS.has(key))
         out.forbidden.push({ field: pathOf(at), message: `the key "${key}" is not allowed` });
-      else if (key.includes('\u0000'))
-        out.nul.push({ field: pathOf(at), message: 'keys must not contain the NUL character' });
+      else if (problem !== null) out.characters.push({ field: pathOf(at), message: `keys ${problem}` });
       scanValues((value as Record<string, unknown>)[key], at, out);
       at.pop();
     }
@@ -95,15 +102,15 @@ function depth(value: unknown, limit: number): number {
 }
 
 /**
- * Scans every key and string of the body: forbidden keys (`__proto__`, …) and NUL characters are returned. Both
+ * Scans every key and string of the body: forbidden keys (`__proto__`, …), NULs and lone surrogates are returned. All
  * are rule violations, so they rank after unknown fields (DESIGN 1b step 4) and are listed with the schema's
  * violations (422 validation_failed naming the key, DESIGN 4). Nothing reads the body's values before this
  * answer, so an own `__proto__` key left by JSON.parse pollutes nothing meanwhile.
  */
 export function checkBodyStrings(body: unknown): FieldError[] {
-  const problems: ScanProblems = { forbidden: [], nul: [] };
+  const problems: ScanProblems = { forbidden: [], characters: [] };
   scanValues(body, [], problems);
-  return [...problems.forbidden, ...problems.nul];
+  return [...problems.forbidden, ...problems.characters];
 }
 
 /** `a.__proto__` → true: a path ending in a forbidden key (a rule violation, never an unknown field). */

@@ -75,6 +75,14 @@ describe('(a) transcript.rep_speaker', () => {
   it('is not ambiguous when the same label appears in several turns', async () => {
     await expect(resolve({ repSpeaker: 'jane doe' })).resolves.toMatchObject({ label: 'Jane Doe' });
   });
+
+  it('names a blank label too, which names and emails never match', async () => {
+    const turns = [turn('   '), turn('Bob Smith'), turn('   ')];
+    await expect(resolve({ turns, repSpeaker: ' ' })).resolves.toMatchObject({
+      label: '   ',
+      source: 'rep_speaker',
+    });
+  });
 });
 
 describe('(b) name and email match', () => {

@@ -77,7 +77,9 @@ export async function resolveSpeaker(input: {
 
   // (a) The caller named the rep's label: it must match exactly one label.
   if (input.repSpeaker != null) {
-    const matches = labelsMatching(labels, [input.repSpeaker]);
+    // Compared as given, even blank: "   " is a label a transcript may use.
+    const wanted = normalizeLabel(input.repSpeaker);
+    const matches = labels.filter((label) => normalizeLabel(label) === wanted);
     if (matches.length === 0) {
       throw speakerError(
         'rep_speaker_not_found',

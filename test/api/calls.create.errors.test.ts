@@ -236,6 +236,19 @@ describeEachDialect('POST /v1/calls errors on %s', (dialect) => {
       ]);
     });
 
+    it('refuses a lone surrogate (a \\ud800 escape, no character) in any string or key', async () => {
+      await expectError(callBody({ external_id: 'a\ud800' }), 422, 'validation_failed', ['external_id']);
+      await expectError(callBody({ metadata: { ['k\udc00']: 'x' } }), 422, 'validation_failed');
+      const segments = sampleSegments();
+      segments[0]!.speaker = `${segments[0]!.speaker}\ud83d`;
+      await expectError(callBody({ transcript: { segments } }), 422, 'validation_failed', [
+        'transcript.segments[0].speaker',
+      ]);
+      // A pair is one character and welcome.
+      const ok = await t.api('POST', '/v1/calls', { body: callBody({ external_id: 'pair-\ud83d\ude00' }) });
+      expect(ok.status).toBe(202);
+    });
+
     it('refuses __proto__ and constructor keys anywhere', async () => {
       const raw = JSON.stringify(callBody()).replace('{', '{"metadata":{"__proto__":{"admin":true}},');
       const before = await countRows(t.deps);

@@ -50,6 +50,36 @@ describeEachDialect('HTTP layer on %s', (dialect) => {
     expect(res.status).toBe(202);
   });
 
+  it.each([['iso-8859-1'], ['utf-16'], ['"latin1"']])(
+    '415 unsupported_media_type for a charset other than UTF-8 (%s), saving nothing',
+    async (charset) => {
+      const before = await countRows(t.deps);
+      const res = await t.api('POST', '/v1/calls', {
+        raw: JSON.stringify(callBody()),
+        headers: { 'content-type': `application/json; charset=${charset}` },
+      });
+      expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
+      expect(await countRows(t.deps)).toEqual(before);
+    },
+  );
+
+  it('accepts a quoted, upper-case UTF-8 charset', async () => {
+    const res = await t.api('POST', '/v1/calls', {
+      raw: JSON.stringify(callBody()),
+      headers: { 'content-type': 'application/json;charset="UTF-8"' },
+    });
+    expect(res.status).toBe(202);
+  });
+
+  it('400 invalid_json for bytes that are not UTF-8, never replaced or saved', async () => {
+    const before = await countRows(t.deps);
+    const [head, tail] = JSON.stringify(callBody({ external_id: 'bytes-HERE' })).split('HERE');
+    const raw = Buffer.concat([Buffer.from(head!), Buffer.from([0xff, 0xfe]), Buffer.from(tail!)]);
+    const res = await t.api('POST', '/v1/calls', { raw, headers: { 'content-type': 'application/json' } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_json']);
+    expect(await countRows(t.deps)).toEqual(before);
+  });
+
   it.each([
     ['broken JSON', '{"external_id": '],
     ['empty body', ''],

@@ -74,7 +74,7 @@ describe('OpenAPI document', () => {
       'service_unavailable',
       'inference_unavailable',
     ]);
-    expect(codes(responses('/v1/calls/{id}', 'get')['404'])).toEqual(['not_found']);
+    expect(codes(responses('/v1/calls/{id}', 'get')['404'])).toEqual(['not_found', 'route_not_found']);
     expect(codes(responses('/v1/recordings', 'post')['422'])).toEqual(
       expect.arrayContaining(['recording_too_large', 'recording_type_not_supported']),
     );

@@ -141,6 +141,7 @@ export async function callsRoutes(app: FastifyInstance, options: CallsRouteOptio
         response: authenticatedResponses(
           { 200: successResponse(CallSchema, 'The call. Never contains scores or transcript text.') },
           'not_found',
+          'route_not_found',
         ),
       },
     },

@@ -731,7 +731,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error (404): not_found. */
+      /** @description Error (404): not_found, route_not_found. */
       404: {
         headers: {
           /** @description Unique per request; equals error.request_id on errors. */
@@ -752,6 +752,7 @@ export interface operations {
               /**
                * @description Open enum of error codes.
                * @example not_found
+               * @example route_not_found
                */
               code: string;
               message: string;
