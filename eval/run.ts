@@ -2,9 +2,9 @@
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
- * (written after the first heuristics, read since), -dev2 … -dev22; blind held-out sets -holdout2 … -holdout22 (never
+ * (written after the first heuristics, read since), -dev2 … -dev28; blind held-out sets -holdout2 … -holdout28 (never
  * read, aggregates only); each skipped while its file is absent. The word models train on the development sets that
- * eval/word-model-training.ts lists (not -dev19 … -dev22: kept as the measure of an author never seen). Also the shared public transcripts read in place
+ * eval/word-model-training.ts lists (not -dev19 … -dev28: kept as the measure of an author never seen). Also the shared public transcripts read in place
  * from ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the
  * first 1–2 turns cut so the customer speaks first (computed here).
  *
@@ -164,7 +164,7 @@ function printTable(results: SetResult[]): void {
       '\nis not rep-side; 1st-spk = first-speaker baseline accuracy over records that have a rep; type.acc counts' +
       '\nmeta.call_type_acceptable. Targets: inf.acc >= 97%, abst. <= 10%, cust. = 0, type.acc >= 80%.' +
       '\nThe word models are trained on the development sets up to dev18: their figures are in-sample; the per-author' +
-      '\nmeasure is `-- --cv` of the trainers. dev19-dev22 and the blind sets are never trained on.',
+      '\nmeasure is `-- --cv` of the trainers. dev19-dev28 and the blind sets are never trained on.',
   );
 }
 
@@ -284,6 +284,18 @@ function main(): number {
     own('holdout21', true),
     own('dev22'),
     own('holdout22', true),
+    own('dev23'),
+    own('holdout23', true),
+    own('dev24'),
+    own('holdout24', true),
+    own('dev25'),
+    own('holdout25', true),
+    own('dev26'),
+    own('holdout26', true),
+    own('dev27'),
+    own('holdout27', true),
+    own('dev28'),
+    own('holdout28', true),
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
