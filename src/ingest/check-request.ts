@@ -72,10 +72,12 @@ function scanValues(value: unknown, at: (string | number)[], out: ScanProblems):
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
       at.push(key);
-      const problem = FORBIDDEN_KEYS.has(key) ? null : characterProblem(key);
-      if (FORBIDDEN_KEYS.has(key))
+      if (FORBIDDEN_KEYS.has(key)) {
         out.forbidden.push({ field: pathOf(at), message: `the key "${key}" is not allowed` });
-      else if (problem !== null) out.characters.push({ field: pathOf(at), message: `keys ${problem}` });
+      } else {
+        const problem = characterProblem(key);
+        if (problem !== null) out.characters.push({ field: pathOf(at), message: `keys ${problem}` });
+      }
       scanValues((value as Record<string, unknown>)[key], at, out);
       at.pop();
     }

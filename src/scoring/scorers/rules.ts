@@ -359,10 +359,10 @@ function scoreMentionBefore(
     );
   }
   const deadline = check.beforeMinute ?? 0;
-  const stampedMs = stamped ? first.stampedMs : null;
-  const minute = (stampedMs ?? first.estimatedMs) / 60_000;
+  // Null without a timestamp at or before the mention, which is always so in an untimed transcript.
+  const minute = (first.stampedMs ?? first.estimatedMs) / 60_000;
   const estimate =
-    stampedMs !== null
+    first.stampedMs !== null
       ? ''
       : stamped
         ? ', estimated from the words spoken before it as no timestamp comes before it'
