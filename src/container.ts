@@ -30,9 +30,14 @@ export interface AppDeps {
   /** HMAC key of the disk store's upload URLs (empty with S3, which signs its own). */
   uploadSecret: Buffer;
   ingest: IngestDeps;
-  /** false silences request logs (tests, benchmarks). */
-  logger?: boolean;
+  /** false silences request logs (tests, benchmarks); a sink receives them as JSON lines instead of stdout. */
+  logger?: boolean | LogSink;
   close(): Promise<void>;
+}
+
+/** Where a test reads the request log. */
+export interface LogSink {
+  write(line: string): void;
 }
 
 /** Inference and classification share this deadline, below the 60 s client timeout the spec recommends. */
@@ -105,7 +110,10 @@ export async function openStore(config: Config, options: { apiThreads?: boolean 
   return store;
 }
 
-export async function createContainer(config: Config, options: { logger?: boolean } = {}): Promise<AppDeps> {
+export async function createContainer(
+  config: Config,
+  options: { logger?: boolean | LogSink } = {},
+): Promise<AppDeps> {
   const store = await openStore(config, { apiThreads: true });
   const limiter = config.redisUrl
     ? createRedisRateLimiter({ url: config.redisUrl, prefix: `${config.redisKeyPrefix}rl:` })

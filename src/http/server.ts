@@ -37,14 +37,22 @@ function loggerOptions(deps: AppDeps): FastifyServerOptions['logger'] {
     base: { env: deps.config.serviceEnv },
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     serializers: {
-      // Query strings may carry upload signatures: log the path only.
       req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,
-        path: req.url.split('?')[0],
+        path: loggedPath(req.url),
         ip: req.ip,
       }),
     },
+    ...(typeof deps.logger === 'object' ? { stream: deps.logger } : {}),
   };
+}
+
+/**
+ * A request's path as logged: no query string (it may carry an upload signature), and the token of a one-time
+ * link (invitation, password reset) replaced, since whoever reads the log could use it.
+ */
+function loggedPath(url: string): string {
+  return url.split('?')[0]!.replace(/^\/(invitations|password-reset)\/[^/]+/, '/$1/:token');
 }
 
 /** TRUST_PROXY: a hop count, `true`, or addresses/CIDRs whose X-Forwarded-For is believed for the client IP. */

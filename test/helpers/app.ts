@@ -37,7 +37,12 @@ export interface ApiResponse {
 
 export async function startApp(
   dialect: Dialect,
-  options: { env?: Record<string, string>; workspace?: Workspace | null } = {},
+  options: {
+    env?: Record<string, string>;
+    workspace?: Workspace | null;
+    /** Collects the server's request log, one JSON line each; without it the log is off. */
+    logs?: string[];
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase(dialect);
   const config = loadConfig({
@@ -51,7 +56,8 @@ export async function startApp(
     RATE_LIMIT_PER_IP: '100000',
     ...options.env,
   });
-  const deps = await createContainer(config, { logger: false });
+  const logs = options.logs;
+  const deps = await createContainer(config, { logger: logs ? { write: (line) => logs.push(line) } : false });
   const workspace = options.workspace === undefined ? TEST_WORKSPACE : options.workspace;
   if (workspace) await seedWorkspace(deps.store.db, parseWorkspace(structuredClone(workspace)));
   const app = await buildServer(deps);

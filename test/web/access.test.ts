@@ -168,6 +168,9 @@ describeEachDialect('web application on %s', (dialect) => {
       ['https://evil.example/', '/calls'],
       ['/\\evil.example', '/calls'],
       ['javascript:alert(1)', '/calls'],
+      ['/..//evil.example/x', '/calls'],
+      ['/%2e%2e//evil.example/x', '/calls'],
+      ['/calls/../dashboard', '/dashboard'],
       ['/calls?status=queued', '/calls?status=queued'],
     ])('accepts only same-site paths as next (%s → %s)', async (next, expected) => {
       const client = new WebClient(t.baseUrl);
@@ -179,6 +182,17 @@ describeEachDialect('web application on %s', (dialect) => {
         password: PASSWORD,
       });
       expect([res.status, res.location]).toEqual([303, expected]);
+    });
+
+    it('sends a signed-in visitor of /login to next only when it stays on this site', async () => {
+      const client = await signedIn('ada@acme.test');
+      for (const [next, expected] of [
+        ['/..//evil.example/phish', '/calls'],
+        ['/dashboard', '/dashboard'],
+      ]) {
+        const res = await client.get(`/login?next=${encodeURIComponent(next!)}`);
+        expect([res.status, res.location]).toEqual([303, expected]);
+      }
     });
 
     it('refuses a wrong password or an unknown email with the same message and no session', async () => {

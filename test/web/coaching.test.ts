@@ -3,6 +3,7 @@
  * recording playback with Range, the CSV export and calls added in the web app. Every action checks role,
  * visibility (404 outside it) and the form token (403). Runs on every enabled database.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
@@ -499,6 +500,30 @@ describeEachDialect('coaching on %s', (dialect) => {
       });
       return { status: res.status, location: res.headers.get('location'), text: await res.text() };
     }
+
+    it('refuses an anonymous upload before reading its body', async () => {
+      const { hostname, port } = new URL(t.baseUrl);
+      const answer = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
+        // 150 MB announced, a few bytes sent: the answer must come without the rest.
+        const req = request({
+          hostname,
+          port,
+          path: '/calls/new',
+          method: 'POST',
+          headers: {
+            'content-type': 'multipart/form-data; boundary=x',
+            'content-length': String(150 * 1024 * 1024),
+          },
+        });
+        req.on('response', (res) => {
+          resolve({ status: res.statusCode, location: res.headers.location });
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write('--x\r\n');
+      });
+      expect(answer).toEqual({ status: 303, location: '/login?next=%2Fcalls' });
+    });
 
     it('the rep list never picks someone silently: a rep themselves, a manager a prompt', async () => {
       const selected = (html: string) => /<option value="([^"]*)" selected>/.exec(html)?.[1];

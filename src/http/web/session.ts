@@ -159,6 +159,8 @@ export function safeNext(value: unknown): string {
     const parsed = new URL(value, 'http://callscore.invalid');
     if (parsed.origin !== 'http://callscore.invalid') return '/calls';
     if (parsed.pathname === '/login' || parsed.pathname === '/logout') return '/calls';
+    // Normalising "/..//host" yields "//host", which a browser reads as another site.
+    if (parsed.pathname.startsWith('//')) return '/calls';
     return parsed.pathname + parsed.search + parsed.hash;
   } catch {
     return '/calls';

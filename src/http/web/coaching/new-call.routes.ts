@@ -2,7 +2,8 @@
  * GET/POST /calls/new: a call made in the web application. Same transcript parsing and limits as the API
  * (src/ingest/transcript.ts), files converted with the client's importers, the speaker ladder with the form's
  * rep speaker as step (a). Such calls have no provider, external id or API key, and `attribution: null`
- * (rep_source null; how the speaker was found is kept for the call page). Multipart bodies are read whole (the recording is at most 200 MB).
+ * (rep_source null; how the speaker was found is kept for the call page). Multipart bodies are read whole (the recording
+ * is at most 200 MB), only once the visitor is signed in.
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -78,7 +79,9 @@ function messageOf(error: unknown): string | null {
 export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutesOptions): Promise<void> {
   const { db, staging } = options;
   const inferrer = createHeuristicInferrer();
-  app.addHook('preHandler', requireSignIn);
+  // Checked before the body is read: an anonymous (or cross-site, SameSite) post is refused without buffering up
+  // to 200 MB of upload.
+  app.addHook('onRequest', requireSignIn);
   app.addContentTypeParser(
     'multipart/form-data',
     { parseAs: 'buffer', bodyLimit: MULTIPART_LIMIT },
