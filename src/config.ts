@@ -93,6 +93,13 @@ function databaseUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function redisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!URL.canParse(raw) || !/^rediss?:\/\/[^/?#]/.test(raw))
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL with a host, got "${raw}"`);
+  return raw;
+}
+
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One entry of a TRUST_PROXY list: an address, an address/prefix or address/netmask, or a keyword. */
@@ -160,7 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: databaseUrl(env.DATABASE_URL),
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl: redisUrl(env.REDIS_URL),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || `callscore:${env.SERVICE_ENV || 'production'}:`,
     publicApiBaseUrl: apiBaseUrl(env, `http://localhost:${port}/v1`),
     publicAppBaseUrl: baseUrl(env, 'PUBLIC_APP_BASE_URL', `http://localhost:${port}`),

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createContainer, createInferrer, createScorer, openStore } from './container.js';
@@ -12,6 +12,7 @@ import { buildServer } from './http/server.js';
 import { createDemoWorkspace, isEmptyDatabase, type DemoCredentials } from './seed/demo.js';
 import { parseWorkspace, seedWorkspace, unknownWorkspaceFields, WorkspaceError } from './seed/workspace.js';
 import { createWorker } from './scoring/worker.js';
+import { startModuleWorker } from './thread-rpc.js';
 
 const USAGE = `Usage: callscore <command>
 
@@ -43,6 +44,12 @@ function printDemo(config: Config, demo: DemoCredentials): void {
 
 async function serve(config: Config, noWorker: boolean): Promise<void> {
   const deps = await createContainer(config);
+  // Every API request passes the rate limits: a Redis that does not answer would turn them all into 503s.
+  await deps.limiter.ping().catch(() => {
+    throw new ConfigError(
+      'Cannot reach Redis at REDIS_URL: is Redis running and the URL right? Unset REDIS_URL to keep rate limits in this process.',
+    );
+  });
   // The demo is for zero set-up trials: only on an empty embedded database unless DEMO=true asks for it.
   const wantDemo = config.demo ?? !config.databaseUrl;
   if (wantDemo && (await isEmptyDatabase(deps.store.db)))
@@ -80,9 +87,7 @@ function startScoringThread(config: Config): { stop(): Promise<void> } {
   let current: Worker | null = null;
   let stopping = false;
   const spawn = () => {
-    const thread = new Worker(new URL('./scoring/worker-thread.js', import.meta.url), {
-      workerData: { config },
-    });
+    const thread = startModuleWorker('./scoring/worker-thread', import.meta.url, { config });
     thread.on('error', (error) => console.error('Scoring worker crashed:', error));
     thread.on('exit', (code) => {
       if (current === thread) current = null;
@@ -101,7 +106,10 @@ function startScoringThread(config: Config): { stop(): Promise<void> } {
       if (!thread) return;
       await new Promise<void>((resolve) => {
         // The worker's own grace period is 10 s; do not hang the shutdown beyond it.
-        const timer = setTimeout(() => void thread.terminate().then(() => resolve()), 15_000);
+        const timer = setTimeout(() => {
+          console.error('Scoring worker did not stop within 15 s; ending it.');
+          void thread.terminate().then(() => resolve());
+        }, 15_000);
         thread.once('exit', () => {
           clearTimeout(timer);
           resolve();

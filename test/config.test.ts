@@ -17,6 +17,9 @@ describe('configuration from the environment', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.logLevel).toBe('info');
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).databaseUrl).toBe('postgresql://u@h/db');
+    expect(loadConfig({ REDIS_URL: 'rediss://u:p@cache.example:6380/2' }).redisUrl).toBe(
+      'rediss://u:p@cache.example:6380/2',
+    );
     expect(config.redisUrl).toBeUndefined();
     expect(config.trustProxy).toBeUndefined();
   });
@@ -51,6 +54,9 @@ describe('configuration from the environment', () => {
     [{ WORKER: 'no' }, 'WORKER must be one of inline, off'],
     [{ DEMO: 'maybe' }, 'DEMO must be true or false'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL must start with postgres:// (got "mysql:…")'],
+    [{ REDIS_URL: 'notaurl' }, 'REDIS_URL must be a redis:// or rediss:// URL with a host, got "notaurl"'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ REDIS_URL: 'redis://' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ TRUST_PROXY: 'garbage' }, 'TRUST_PROXY must be true, false, a hop count'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be true, false, a hop count'],

@@ -4,6 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, createTestStore } from './helpers/databases.js';
 import { startApp } from './helpers/app.js';
@@ -17,6 +20,7 @@ import {
 import { createDemoWorkspace, isEmptyDatabase } from '../src/seed/demo.js';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { digestApiKey } from '../src/auth/api-keys.js';
+import { sqliteFile } from '../src/store/db.js';
 
 const run = promisify(execFile);
 
@@ -171,6 +175,58 @@ describeEachDialect('seed conflicts with the database on %s', (dialect) => {
       await store.cleanup();
     }
   });
+
+  it('refuses a file whose second account clashes without writing its first', async () => {
+    const store = await createTestStore(dialect);
+    try {
+      await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
+      const before = await counts(store.db);
+      const clash = structuredClone(TEST_WORKSPACE.accounts[1]!);
+      clash.api_keys![0]!.secret = KEYS.full;
+      const file = { accounts: [{ name: 'Newco', teams: [{ name: 'North' }] }, clash] };
+      await expect(seedWorkspace(store.db, parseWorkspace(file))).rejects.toThrow(
+        'already belongs to another account',
+      );
+      expect(await counts(store.db)).toEqual(before);
+    } finally {
+      await store.cleanup();
+    }
+  });
+
+  it.runIf(dialect === 'sqlite')(
+    'waits for a writer of another process instead of failing with SQLITE_BUSY',
+    async () => {
+      const store = await createTestStore(dialect);
+      try {
+        await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
+        // Another connection (a serve, a worker) in its own thread holds a write for 300 ms as the seed starts;
+        // better-sqlite3 waits synchronously, so the writer must not share this thread.
+        const writer = new Worker(
+          `const { workerData, parentPort } = require('node:worker_threads');
+           const db = new (require(workerData.module))(workerData.file);
+           db.exec('BEGIN IMMEDIATE');
+           db.exec("UPDATE accounts SET status = status WHERE name = 'Acme'");
+           parentPort.postMessage('writing');
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+           db.exec('COMMIT');
+           db.close();`,
+          {
+            eval: true,
+            workerData: {
+              module: createRequire(import.meta.url).resolve('better-sqlite3'),
+              file: sqliteFile(store.testDb.dataDir),
+            },
+          },
+        );
+        await once(writer, 'message');
+        const file = { accounts: [{ name: 'Newco', teams: [{ name: 'North' }] }] };
+        await expect(seedWorkspace(store.db, parseWorkspace(file))).resolves.toMatchObject({ accounts: 1 });
+        await once(writer, 'exit');
+      } finally {
+        await store.cleanup();
+      }
+    },
+  );
 
   it('stores a scorecard id given in upper case in lower case, and the API resolves it in either case', async () => {
     const workspace = structuredClone(TEST_WORKSPACE);
@@ -469,6 +525,9 @@ describe('callscore CLI', () => {
       expect(host.code).toBe(1);
       expect(host.stderr).toContain('Cannot listen on 999.1.1.1:0');
       expect(host.stderr).not.toContain('DATABASE_URL');
+      const redis = await serve({ PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' });
+      expect([redis.code, redis.signal]).toEqual([1, null]);
+      expect(redis.stderr).toContain('Cannot reach Redis at REDIS_URL: is Redis running and the URL right?');
       fs.writeFileSync(path.join(dataDir, 'a-file'), '');
       const dir = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'migrate'], {
         env: { ...env, DATA_DIR: path.join(dataDir, 'a-file', 'data') },

@@ -134,7 +134,11 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerMetrics(app, { store: deps.store, env: deps.config.serviceEnv });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
-    await deps.store.db.selectFrom('accounts').select('id').limit(1).execute();
+    // Ready when the database and the rate limits' store (Redis with REDIS_URL) both answer: the API needs both.
+    await Promise.all([
+      deps.store.db.selectFrom('accounts').select('id').limit(1).execute(),
+      deps.limiter.ping(),
+    ]);
     return { status: 'ready' };
   });
 

@@ -31,6 +31,8 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Counts one request against `key` (every request counts, refused ones too) and says whether it may proceed. */
   hit(key: string, limitPerMinute: number): Promise<RateLimitResult>;
+  /** Resolves when the counters' store answers (readiness, and `serve`'s start); rejects otherwise. */
+  ping(): Promise<void>;
   /** Releases connections/timers. */
   close(): Promise<void>;
 }

@@ -86,6 +86,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     size() {
       return table.size;
     },
+    async ping() {},
     async close() {
       table.clear();
     },

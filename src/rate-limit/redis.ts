@@ -88,6 +88,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         at: newest,
       });
     },
+    async ping() {
+      await client.ping();
+    },
     async close() {
       if (owned) await client.quit().catch(() => client.disconnect());
     },

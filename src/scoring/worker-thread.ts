@@ -1,7 +1,7 @@
 /**
  * Entry of the scoring worker_thread started by `callscore serve`: scoring runs off the HTTP event loop. It opens
  * its own store from the config in workerData and stops on a {type:'stop'} message (finishing or releasing the job
- * in hand), then closes the store and lets the thread end.
+ * in hand), then closes the store and ends the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
@@ -28,7 +28,8 @@ parentPort?.on('message', (message: { type?: string }) => {
     .catch((error: unknown) => logger.error({ err: error }, 'scoring worker stop failed'))
     .finally(async () => {
       await store.close();
-      parentPort?.close();
+      // Ends this thread only; a released job's model request still open would otherwise keep it alive.
+      process.exit(0);
     });
 });
 

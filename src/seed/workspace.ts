@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { nowIso } from '../store/db.js';
 import { digestApiKey, displayPrefix, isWellFormedApiKey, SCOPES } from '../auth/api-keys.js';
@@ -224,14 +224,23 @@ export interface SeedSummary {
   apiKeys: number;
 }
 
-/** Writes the workspace; idempotent. One transaction per account. */
+/** Writes the workspace; idempotent. One transaction: a file refused halfway (a clash with the database) leaves nothing. */
 export async function seedWorkspace(db: Kysely<Database>, workspace: Workspace): Promise<SeedSummary> {
   const summary: SeedSummary = { accounts: 0, teams: 0, users: 0, scorecards: 0, apiKeys: 0 };
-  for (const account of workspace.accounts) {
-    // Hash passwords before the transaction: scrypt is slow and transactions must stay short.
-    const passwords = await preparePasswords(db, account);
-    await db.transaction().execute((tx) => seedAccount(tx, account, passwords, summary));
-  }
+  // Hash passwords before the transaction: scrypt is slow and transactions must stay short.
+  const passwords = new Map<AccountSpec, PasswordPlan>();
+  for (const account of workspace.accounts) passwords.set(account, await preparePasswords(db, account));
+  await db.transaction().execute(async (tx) => {
+    // A write first: on SQLite the transaction then holds the write lock from its start, so a serve or worker
+    // writing meanwhile makes it wait, where a read that later writes would fail with SQLITE_BUSY.
+    await tx
+      .updateTable('accounts')
+      .set({ name: sql`name` })
+      .where(sql<boolean>`1 = 0`)
+      .execute();
+    for (const account of workspace.accounts)
+      await seedAccount(tx, account, passwords.get(account)!, summary);
+  });
   return summary;
 }
 

@@ -87,6 +87,7 @@ describe('rate limits', () => {
         const limited = await t.api('GET', UNKNOWN_ID, { key: null });
         expect([limited.status, limited.body.error.code]).toEqual([429, 'rate_limited']);
         expect((await second.api('GET', UNKNOWN_ID, { key: null })).status).toBe(429);
+        expect((await t.api('GET', '/readyz', { key: null })).status).toBe(200);
       } finally {
         await second.close();
       }
@@ -98,5 +99,8 @@ describe('rate limits', () => {
     const res = await t.api('GET', UNKNOWN_ID);
     expect([res.status, res.body.error.code]).toEqual([503, 'service_unavailable']);
     expect(res.headers.get('retry-after')).toBe('5');
+    // Not ready either: a load balancer must not send traffic that can only fail.
+    const ready = await t.api('GET', '/readyz', { key: null });
+    expect(ready.status).toBe(503);
   });
 });

@@ -37,6 +37,10 @@ export function rateLimiterContract(name: string, make: (now: () => number) => P
       limiter = undefined;
     });
 
+    it('answers a readiness ping', async () => {
+      await expect((await setup()).ping()).resolves.toBeUndefined();
+    });
+
     it('lets a burst of N through, refuses the N+1st with Retry-After in 1..60', async () => {
       const l = await setup();
       const results = await hits(l, 'burst', 6, 5);

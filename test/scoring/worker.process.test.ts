@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resultHistory } from '../../src/store/results.repo.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
@@ -26,8 +26,8 @@ const modelAnswer = {
   ],
 };
 
-function startWorkerProcess(store: TestStore, fake: FakeLlm) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+function startWorkerProcess(store: TestStore, fake: FakeLlm, command: 'worker' | 'serve' = 'worker') {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -39,6 +39,8 @@ function startWorkerProcess(store: TestStore, fake: FakeLlm) {
       SCORER: 'llm',
       LLM_BASE_URL: fake.url,
       LLM_MODEL: 'test-model',
+      PORT: '0',
+      DEMO: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -116,5 +118,33 @@ describeEachDialect('callscore worker process on %s', (dialect) => {
     const history = await resultHistory(store.db, id);
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ scorer: 'rules', is_current: 1 });
+  });
+});
+
+describe('callscore serve on sqlite', () => {
+  let store: TestStore;
+  let fake: FakeLlm;
+  let child: ChildProcess | undefined;
+  afterEach(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await fake?.close();
+    await store?.cleanup();
+  });
+
+  it('on SIGTERM releases a job whose model does not answer within the grace period, then exits 0 by itself', async () => {
+    store = await seededStore('sqlite');
+    fake = await startFakeLlm();
+    fake.handle(() => ({ content: modelAnswer, delayMs: 60_000 }));
+    const id = await addCall(store, { enqueuedAt: new Date(Date.now() - 1_000) });
+    const serve = startWorkerProcess(store, fake, 'serve');
+    child = serve.child;
+    await waitFor('the model request', () => fake.requests.length > 0);
+
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited, serve.output()).toEqual({ code: 0, signal: null });
+    // Released, not left leased: the next worker takes it at once, no attempt counted.
+    expect(await jobRow(store, id)).toMatchObject({ status: 'queued', attempts: 0 });
+    // The scoring thread ended itself once the job was released: serve did not have to terminate it.
+    expect(serve.output()).not.toContain('did not stop');
   });
 });
