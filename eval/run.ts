@@ -4,7 +4,7 @@
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
  * (written after the first heuristics, read since), -dev2 … -dev28; blind held-out sets -holdout2 … -holdout28 (never
  * read, aggregates only); each skipped while its file is absent. The word models train on the development sets that
- * eval/word-model-training.ts lists (not -dev19 … -dev28: kept as the measure of an author never seen). Also the shared public transcripts read in place
+ * eval/word-model-training.ts lists (all of them). Also the shared public transcripts read in place
  * from ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the
  * first 1–2 turns cut so the customer speaks first (computed here).
  *
@@ -163,8 +163,8 @@ function printTable(results: SetResult[]): void {
       '\nwrong = picks that are not the rep (any pick on a rep_speaker:null record counts); cust. = wrong picks whose true role' +
       '\nis not rep-side; 1st-spk = first-speaker baseline accuracy over records that have a rep; type.acc counts' +
       '\nmeta.call_type_acceptable. Targets: inf.acc >= 97%, abst. <= 10%, cust. = 0, type.acc >= 80%.' +
-      '\nThe word models are trained on the development sets up to dev18: their figures are in-sample; the per-author' +
-      '\nmeasure is `-- --cv` of the trainers. dev19-dev28 and the blind sets are never trained on.',
+      '\nThe word models are trained on every development set (up to dev28): their figures are in-sample; the per-author' +
+      '\nmeasure is `-- --cv` of the trainers. The blind sets are never trained on.',
   );
 }
 

@@ -30,6 +30,16 @@ const DEVELOPMENT_SETS = [
   '-dev16',
   '-dev17',
   '-dev18',
+  '-dev19',
+  '-dev20',
+  '-dev21',
+  '-dev22',
+  '-dev23',
+  '-dev24',
+  '-dev25',
+  '-dev26',
+  '-dev27',
+  '-dev28',
 ];
 
 /** Full-batch gradient descent, the same for both models: epochs, step and L2 penalty. */

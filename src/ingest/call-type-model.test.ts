@@ -39,6 +39,25 @@ const LONG_CALL = dialogue([
   ['Buyer', 'Our operations lead owns that. Budget is tight until the spring review, honestly.'],
 ]);
 
+/** A receptionist screening the rep's call: the reading names gatekeeper with confidence. */
+const GATEKEEPER = dialogue([
+  ['Desk', 'Good morning, Orion Labs, how may I direct your call?'],
+  [
+    'Rep',
+    'Could I speak with the head of facilities please? It is about the lighting in your new warehouse.',
+  ],
+  [
+    'Desk',
+    "Who's calling, and what is this regarding? She does not take calls from vendors she does not know.",
+  ],
+  [
+    'Rep',
+    'Sam from Brightlamp. We spoke with her team last spring about the retrofit. Is she available today?',
+  ],
+  ['Desk', "She's in a meeting all afternoon. I can take a message and pass it on when she is back."],
+  ['Rep', 'That would be great, thank you. Please tell her Sam called about the warehouse lights.'],
+]);
+
 /** A model that knows every feature of LONG_CALL, with weights that favour `favoured` by `strength` per feature. */
 function modelFavouring(favoured: string, strength: number, turns: Turn[] = LONG_CALL) {
   const names = new Set<string>();
@@ -111,27 +130,10 @@ describe('classifyCall with the word model', () => {
     expect(result.confidence).toBeGreaterThan(0.5);
   });
 
-  it('keeps a confident reading against a model that leans mildly elsewhere', () => {
-    const gatekeeper = dialogue([
-      ['Desk', 'Good morning, Orion Labs, how may I direct your call?'],
-      [
-        'Rep',
-        'Could I speak with the head of facilities please? It is about the lighting in your new warehouse.',
-      ],
-      [
-        'Desk',
-        "Who's calling, and what is this regarding? She does not take calls from vendors she does not know.",
-      ],
-      [
-        'Rep',
-        'Sam from Brightlamp. We spoke with her team last spring about the retrofit. Is she available today?',
-      ],
-      ['Desk', "She's in a meeting all afternoon. I can take a message and pass it on when she is back."],
-      ['Rep', 'That would be great, thank you. Please tell her Sam called about the warehouse lights.'],
-    ]);
-    const mild = modelFavouring('negotiation', 0.05, gatekeeper);
-    expect(callFeatureRows(mild, gatekeeper, 'Rep').length).toBeGreaterThanOrEqual(40);
-    expect(classifyCall(gatekeeper, 'Rep', mild).callType).toBe('gatekeeper');
+  it('keeps a confident reading against a model that leans mildly elsewhere (under 0.3)', () => {
+    const mild = modelFavouring('negotiation', 0.05, GATEKEEPER);
+    expect(callFeatureRows(mild, GATEKEEPER, 'Rep').length).toBeGreaterThanOrEqual(40);
+    expect(classifyCall(GATEKEEPER, 'Rep', mild).callType).toBe('gatekeeper');
   });
 
   it('ignores the model on a call too short for it, and falls back to discovery when nothing decides', () => {
@@ -145,9 +147,16 @@ describe('classifyCall with the word model', () => {
     });
   });
 
-  it('falls back to discovery when the vote is spread thin', () => {
-    // Zero weights: every type gets a tenth of the vote, under the 0.2 floor.
+  it('falls back to discovery when neither the model nor the reading is sure', () => {
+    // Zero weights: every type gets a tenth, under the 0.2 floor; the reading finds nothing in LONG_CALL.
     const flat = modelFavouring('negotiation', 0);
     expect(classifyCall(LONG_CALL, 'Rep', flat)).toMatchObject({ callType: 'discovery', fallback: true });
+  });
+
+  it('lets a model sure of its type (0.3 or more) decide over a confident reading', () => {
+    const sure = modelFavouring('negotiation', 1, GATEKEEPER);
+    const result = classifyCall(GATEKEEPER, 'Rep', sure);
+    expect(result).toMatchObject({ callType: 'negotiation', fallback: false });
+    expect(result.confidence).toBeGreaterThanOrEqual(0.3);
   });
 });

@@ -848,12 +848,12 @@ const HANDED_OVER_EVALUATION_POINTS = 2;
 /** Below this best score the call is too neutral to classify. */
 const MIN_SCORE = 3;
 /**
- * Log-odds added to the type the phrase-and-structure reading names, growing with its confidence (decisions §26):
- * the word model knows sales calls only, the reading also calls outside its vocabulary.
+ * The word model names the type when its top probability reaches this (decisions §31); below it, the
+ * phrase-and-structure reading does when it names one: the model knows sales calls only, the reading also calls
+ * outside its vocabulary.
  */
-const READING_BONUS = 0.5;
-const READING_CONFIDENCE_BONUS = 3;
-/** Below this share of the final vote the call falls back to discovery. */
+const MODEL_DECIDES = 0.3;
+/** Below this probability, with no reading to fall back on, the call falls back to discovery. */
 const MIN_CONFIDENCE = 0.2;
 /** A call with fewer known words and pairs than this is too short for the word model. */
 const MIN_MODEL_FEATURES = 40;
@@ -1132,9 +1132,9 @@ function addPitchEvidence(scores: Scores, call: CallReading): void {
 }
 
 /**
- * The phrase-and-structure reading and the word model (call-type-model.ts) vote together: the model's
- * log-probabilities, plus a fixed bonus for the type the reading names when it is sure enough to name one. Measured
- * per unseen author (eval/train-call-type.ts --cv, decisions §26), either alone is worse than both.
+ * The word model (call-type-model.ts) decides when it is sure enough; otherwise the phrase-and-structure reading,
+ * when it names a type. Measured per unseen author (eval/train-call-type.ts --cv, decisions §31), this beats both
+ * alone and the earlier vote of the two.
  */
 export function classifyCall(
   turns: Turn[],
@@ -1155,19 +1155,14 @@ export function classifyCall(
   // Too few known words to read anything from: the reading alone decides (discovery when it cannot either).
   if (rows.length < MIN_MODEL_FEATURES) return reading;
   const probabilities = softmax(callTypeLogits(model, rows));
-  const votes = softmax(
-    CALL_TYPES.map(
-      (type) =>
-        Math.log(probabilities[model.classes.indexOf(type)] ?? 1 / CALL_TYPES.length) +
-        (!reading.fallback && type === reading.callType
-          ? READING_BONUS + READING_CONFIDENCE_BONUS * reading.confidence
-          : 0),
-    ),
-  );
-  const best = votes.indexOf(Math.max(...votes));
-  const confidence = round(votes[best]!);
+  const best = probabilities.indexOf(Math.max(...probabilities));
+  const confidence = round(probabilities[best]!);
+  if (confidence < MODEL_DECIDES && !reading.fallback) return reading;
   if (confidence < MIN_CONFIDENCE) return { callType: 'discovery', confidence, fallback: true, scores };
-  return { callType: CALL_TYPES[best]!, confidence, fallback: false, scores };
+  const callType = CALL_TYPES.find((type) => type === model.classes[best]);
+  if (callType === undefined)
+    throw new Error(`the call-type model names an unknown type: ${model.classes[best]}`);
+  return { callType, confidence, fallback: false, scores };
 }
 
 /** The best-scoring type, or `discovery` when the evidence is too weak or its lead over discovery too narrow. */
