@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { importTranscript, TranscriptImportError } from '@callscore/client';
+import { detectFormat, importTranscript, TranscriptImportError } from '@callscore/client';
 import { localError, type ResultError } from './results.js';
 
 export const MANIFEST_NAME = 'manifest.jsonl';
@@ -144,8 +144,14 @@ export async function prepareLine(raw: RawLine, baseDir: string): Promise<Prepar
       warnings: [],
     };
   }
+  // Plain text is the contract's own form: the server parses it (the importer's reading of a text file could differ).
+  const format = detectFormat(name, content);
+  if (format === 'text') {
+    const transcript = { ...(isObject(given) ? given : {}), text: new TextDecoder().decode(content) };
+    return { line, externalId, body: { ...call, transcript }, warnings: [] };
+  }
   try {
-    const imported = importTranscript(content, { filename: name });
+    const imported = importTranscript(content, { filename: name, format });
     const body: Record<string, unknown> = {
       ...call,
       transcript: { ...(isObject(given) ? given : {}), segments: imported.segments },

@@ -1,7 +1,8 @@
 /**
  * The journal (`<out>.journal`): one JSON line appended, synchronously, for each call the API accepted
  * (created or already there). A rerun skips every input line whose request is in the journal for the same
- * API base, and reports it from the journal. Failed lines are not journaled: a rerun tries them again (after
+ * API base and API key (another key may be another account, which has never seen the call), and reports it from
+ * the journal. Failed lines are not journaled: a rerun tries them again (after
  * the workspace or the file was fixed). The server's idempotency on (provider, external_id) is the second guard.
  *
  * Entries are keyed by a hash of the exact request body, not the line number, so inserting or reordering lines
@@ -14,6 +15,8 @@ import fs from 'node:fs';
 export interface JournalEntry {
   key: string;
   base_url: string;
+  /** A digest of the API key the call was sent with, never the key itself. */
+  api_key: string;
   line: number;
   external_id: string | null;
   id: string;
@@ -26,15 +29,22 @@ export function requestKey(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
 }
 
+/** Names an API key in the journal without storing it: a prefix of its SHA-256 digest. */
+function apiKeyTag(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+}
+
 export class Journal {
   readonly path: string;
   readonly #baseUrl: string;
+  readonly #apiKey: string;
   readonly #entries = new Map<string, JournalEntry>();
   #fd: number | null = null;
 
-  constructor(path: string, baseUrl: string) {
+  constructor(path: string, baseUrl: string, apiKey: string) {
     this.path = path;
     this.#baseUrl = baseUrl;
+    this.#apiKey = apiKeyTag(apiKey);
     let text = '';
     try {
       text = fs.readFileSync(path, 'utf8');
@@ -49,6 +59,7 @@ export class Journal {
           entry &&
           typeof entry.key === 'string' &&
           entry.base_url === baseUrl &&
+          entry.api_key === this.#apiKey &&
           typeof entry.id === 'string'
         ) {
           this.#entries.set(entry.key, entry);
@@ -59,7 +70,7 @@ export class Journal {
     }
   }
 
-  /** Calls recorded for this API base by earlier runs. */
+  /** Calls recorded for this API base and key by earlier runs. */
   get size(): number {
     return this.#entries.size;
   }
@@ -73,8 +84,13 @@ export class Journal {
   }
 
   /** Appends and writes through at once: nothing is buffered, so an interruption loses nothing recorded. */
-  record(entry: Omit<JournalEntry, 'base_url' | 'at'>): void {
-    const full: JournalEntry = { ...entry, base_url: this.#baseUrl, at: new Date().toISOString() };
+  record(entry: Omit<JournalEntry, 'base_url' | 'api_key' | 'at'>): void {
+    const full: JournalEntry = {
+      ...entry,
+      base_url: this.#baseUrl,
+      api_key: this.#apiKey,
+      at: new Date().toISOString(),
+    };
     this.#fd ??= fs.openSync(this.path, 'a');
     fs.writeSync(this.#fd, `${JSON.stringify(full)}\n`);
   }

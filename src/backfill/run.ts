@@ -257,7 +257,7 @@ async function liveRun(
   }
 
   const journalPath = `${outPath}.journal`;
-  const journal = new Journal(journalPath, client.baseUrl);
+  const journal = new Journal(journalPath, client.baseUrl, options.apiKey);
   const results: ResultLine[] = [];
   const counts = progress.counts;
   const inFlight = new Set<Promise<void>>();

@@ -143,6 +143,19 @@ describe('results file', () => {
     const other = await backfill(input, { out, baseUrl: `${t.baseUrl}/v1` }); // same server, another base
     expect(other.report.counts).toMatchObject({ earlier: 0, existing: 1 });
   });
+
+  it('a journal recorded with another API key is not used, and names no key', async () => {
+    const dir = tempDir();
+    const input = writeJsonl(path.join(dir, 'calls.jsonl'), [callBody()]);
+    const out = path.join(dir, 'out.jsonl');
+    await backfill(input, { out });
+    expect(fs.readFileSync(`${out}.journal`, 'utf8')).not.toContain(KEYS.full);
+    proxy.reset();
+    // Another key may be another account, which never got the call: it is sent (this one is read-only: 403).
+    const other = await backfill(input, { out, apiKey: KEYS.readOnly });
+    expect(other.report.counts).toMatchObject({ earlier: 0, failed: 1 });
+    expect(callPosts()).toHaveLength(1);
+  });
 });
 
 describe('--dry-run', () => {
@@ -217,6 +230,9 @@ describe('a folder of transcript files with a manifest', () => {
       '[00:00] Eve Moss\nWe need a quote.\n\n[00:05] Bob Stone\nI will send one today as a next step.\n',
     );
     fs.writeFileSync(path.join(dir, 'unlabeled.txt'), 'just words, nobody named\n');
+    const plain =
+      'Jordan Lee (VP of Operations, Northwind Inc.): We need a quote.\nBob Stone: I will send one today as a next step.\n';
+    fs.writeFileSync(path.join(dir, 'd.txt'), plain);
     const line = (n: number, file: string, extra: Record<string, unknown> = {}) => ({
       external_id: `manifest-${Math.random().toString(36).slice(2)}-${n}`,
       provider: 'zoom',
@@ -233,6 +249,7 @@ describe('a folder of transcript files with a manifest', () => {
       line(4, 'missing.vtt'),
       line(5, 'unlabeled.txt'),
       line(6, 'a.vtt', { transcript: { text: 'Bob Stone: hi' } }),
+      line(7, 'd.txt', { transcript: { rep_speaker: 'Bob Stone' } }),
     ]);
 
     const { report } = await backfill(dir);
@@ -245,6 +262,7 @@ describe('a folder of transcript files with a manifest', () => {
       [4, false, 'transcript_file_not_found'],
       [5, false, 'transcript_unlabeled'],
       [6, false, 'invalid_manifest'],
+      [7, true, null],
     ]);
     expect(report.exitCode).toBe(1);
     const third = await t.api('GET', `/v1/calls/${results[2]!.id}`);
@@ -254,7 +272,17 @@ describe('a folder of transcript files with a manifest', () => {
     });
     const first = await t.api('GET', `/v1/calls/${results[0]!.id}`);
     expect(first.body.attribution).toMatchObject({ rep_source: 'rep_email', speaker_source: 'name_match' });
-    expect(callPosts()).toHaveLength(3);
+    // A text file is sent as transcript.text (the unlabeled one too: the API refuses it): the same transcript as
+    // posting the text itself, which therefore finds the call already there.
+    expect(callPosts()).toHaveLength(5);
+    const again = await t.api('POST', '/v1/calls', {
+      body: {
+        ...line(8, 'unused'),
+        transcript_file: undefined,
+        transcript: { text: plain, rep_speaker: 'Bob Stone' },
+      },
+    });
+    expect([again.status, again.body.id]).toEqual([200, results[6]!.id]);
   });
 
   it('runs examples/backfill against the demo workspace', async () => {

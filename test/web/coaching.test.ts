@@ -631,6 +631,34 @@ describeEachDialect('coaching on %s', (dialect) => {
       expect([api.body.has_recording, api.body.attribution]).toEqual([true, null]);
     });
 
+    it('reads an uploaded .txt file exactly as pasted text: the API parser, whatever the labels look like', async () => {
+      const wendy = web['wendy@acme.test']!;
+      const ray = await userId('ray@acme.test');
+      const west = await teamId(t, 'West');
+      const text = `Jordan Lee (VP of Operations, Northwind Inc.): Hello there ${Math.random()}\nRay R.: Thanks, what should we cover?\n`;
+      const res = await submit(
+        wendy,
+        {
+          rep: `${ray}:${west}`,
+          transcript_file: new Blob([text], { type: 'text/plain' }),
+          rep_speaker: 'Ray R.',
+        },
+        { transcript_file: 'call.txt' },
+      );
+      expect(res.status, res.text).toBe(303);
+      const id = /^\/calls\/([0-9a-f-]{36})/.exec(res.location!)![1]!;
+      const stored = await t.deps.store.db
+        .selectFrom('call_transcripts')
+        .select('turns')
+        .where('call_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const turns = JSON.parse(stored.turns) as { speaker: string }[];
+      expect(turns.map((turn) => turn.speaker)).toEqual([
+        'Jordan Lee (VP of Operations, Northwind Inc.)',
+        'Ray R.',
+      ]);
+    });
+
     it('shows errors next to the fields and keeps the pasted text; a rep cannot make calls for others', async () => {
       const bob = web['bob.stone@acme.test']!;
       const ray = await userId('ray@acme.test');

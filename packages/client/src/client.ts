@@ -146,6 +146,8 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (value === null) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP-date names its weekday and month; Date.parse would also read "1.5" or "-1" as a (past) date.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return null;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return null;
   return Math.max(0, Math.ceil((at - now) / 1000));

@@ -51,6 +51,9 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('30')).toBe(30);
     expect(parseRetryAfter(null)).toBeNull();
     expect(parseRetryAfter('soon')).toBeNull();
+    // Not seconds and not a date: unreadable (the client then backs off), never "retry now".
+    expect(parseRetryAfter('1.5')).toBeNull();
+    expect(parseRetryAfter('-1')).toBeNull();
     const now = Date.parse('2025-01-01T00:00:00Z');
     expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5);
   });

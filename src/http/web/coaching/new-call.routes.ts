@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { importTranscript, TranscriptImportError } from '@callscore/client';
+import { detectFormat, importTranscript, TranscriptImportError } from '@callscore/client';
 import { AppError } from '../../../errors.js';
 import { callTitle } from '../../../ingest/call-title.js';
 import { CALL_TYPES, classifyCall } from '../../../ingest/classify-call.js';
@@ -163,10 +163,15 @@ export async function newCallRoutes(app: FastifyInstance, options: NewCallRoutes
         if (transcriptFile.size > MAX_TRANSCRIPT_FILE_BYTES)
           throw new AppError('transcript_too_long', 'The transcript file is larger than 5 MB.');
         const content = new Uint8Array(await transcriptFile.arrayBuffer());
-        const imported = importTranscript(content, { filename: transcriptFile.name });
-        if (imported.format === 'gong')
-          throw new AppError('validation_failed', 'Upload a .vtt, .srt or .txt file.');
-        turns = parseTranscript({ segments: imported.segments });
+        const format = detectFormat(transcriptFile.name, content);
+        if (format === 'gong') throw new AppError('validation_failed', 'Upload a .vtt, .srt or .txt file.');
+        // Plain text is the contract's own form: read by the API's parser, exactly like pasted text.
+        turns =
+          format === 'text'
+            ? parseTranscript({ text: new TextDecoder().decode(content) })
+            : parseTranscript({
+                segments: importTranscript(content, { filename: transcriptFile.name, format }).segments,
+              });
       } else if (values.transcript.trim()) {
         turns = parseTranscript({ text: values.transcript });
       } else {
