@@ -193,41 +193,6 @@ describeEachDialect('seed conflicts with the database on %s', (dialect) => {
     }
   });
 
-  it.runIf(dialect === 'sqlite')(
-    'waits for a writer of another process instead of failing with SQLITE_BUSY',
-    async () => {
-      const store = await createTestStore(dialect);
-      try {
-        await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
-        // Another connection (a serve, a worker) in its own thread holds a write for 300 ms as the seed starts;
-        // better-sqlite3 waits synchronously, so the writer must not share this thread.
-        const writer = new Worker(
-          `const { workerData, parentPort } = require('node:worker_threads');
-           const db = new (require(workerData.module))(workerData.file);
-           db.exec('BEGIN IMMEDIATE');
-           db.exec("UPDATE accounts SET status = status WHERE name = 'Acme'");
-           parentPort.postMessage('writing');
-           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-           db.exec('COMMIT');
-           db.close();`,
-          {
-            eval: true,
-            workerData: {
-              module: createRequire(import.meta.url).resolve('better-sqlite3'),
-              file: sqliteFile(store.testDb.dataDir),
-            },
-          },
-        );
-        await once(writer, 'message');
-        const file = { accounts: [{ name: 'Newco', teams: [{ name: 'North' }] }] };
-        await expect(seedWorkspace(store.db, parseWorkspace(file))).resolves.toMatchObject({ accounts: 1 });
-        await once(writer, 'exit');
-      } finally {
-        await store.cleanup();
-      }
-    },
-  );
-
   it('stores a scorecard id given in upper case in lower case, and the API resolves it in either case', async () => {
     const workspace = structuredClone(TEST_WORKSPACE);
     workspace.accounts[0]!.scorecards![0]!.id = SCORECARDS.discovery.toUpperCase();
@@ -245,6 +210,40 @@ describeEachDialect('seed conflicts with the database on %s', (dialect) => {
       }
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('seed beside a running serve on sqlite', () => {
+  it('waits for a writer of another process instead of failing with SQLITE_BUSY', async () => {
+    const store = await createTestStore('sqlite');
+    try {
+      await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
+      // Another connection (a serve, a worker) in its own thread holds a write for 300 ms as the seed starts;
+      // better-sqlite3 waits synchronously, so the writer must not share this thread.
+      const writer = new Worker(
+        `const { workerData, parentPort } = require('node:worker_threads');
+           const db = new (require(workerData.module))(workerData.file);
+           db.exec('BEGIN IMMEDIATE');
+           db.exec("UPDATE accounts SET status = status WHERE name = 'Acme'");
+           parentPort.postMessage('writing');
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+           db.exec('COMMIT');
+           db.close();`,
+        {
+          eval: true,
+          workerData: {
+            module: createRequire(import.meta.url).resolve('better-sqlite3'),
+            file: sqliteFile(store.testDb.dataDir),
+          },
+        },
+      );
+      await once(writer, 'message');
+      const file = { accounts: [{ name: 'Newco', teams: [{ name: 'North' }] }] };
+      await expect(seedWorkspace(store.db, parseWorkspace(file))).resolves.toMatchObject({ accounts: 1 });
+      await once(writer, 'exit');
+    } finally {
+      await store.cleanup();
     }
   });
 });
