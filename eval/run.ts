@@ -2,7 +2,7 @@
  * Evaluation report for rep-speaker inference and call-type classification (run: `npx tsx eval/run.ts`).
  *
  * Sets, each by a different author (README "Evaluation"): development sets eval/sales-dialogues.jsonl, -holdout
- * (written after the first heuristics, read since), -dev2 … -dev28; blind held-out sets -holdout2 … -holdout28 (never
+ * (written after the first heuristics, read since), -dev2 … -dev30; blind held-out sets -holdout2 … -holdout30 (never
  * read, aggregates only); each skipped while its file is absent. The word models train on the development sets that
  * eval/word-model-training.ts lists (all of them). Also the shared public transcripts read in place
  * from ../shared/data/transcripts (never copied into the project), plus a derived PersuasionForGood variant with the
@@ -296,6 +296,10 @@ function main(): number {
     own('holdout27', true),
     own('dev28'),
     own('holdout28', true),
+    own('dev29'),
+    own('holdout29', true),
+    own('dev30'),
+    own('holdout30', true),
     { name: 'shared persuasionforgood', file: path.join(sharedDir, 'persuasionforgood.jsonl') },
     { name: 'shared customer_service_inbound', file: path.join(sharedDir, 'customer_service_inbound.jsonl') },
     {
