@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHeuristicInferrer, explainSpeakers, inferRepSpeaker } from './infer-speaker.js';
+import { buildSpeakerModel } from './speaker-model.js';
 import type { Turn } from './transcript.js';
 
 const none = { excludedLabels: new Set<string>() };
@@ -584,7 +585,7 @@ describe('inferRepSpeaker', () => {
       expect(inferRepSpeaker([...renamed.slice(1), renamed[0]!], none)?.label).toBe('Ines');
     });
 
-    it('does not pick when whoever brought them sounds like the buyer', () => {
+    it('leaves it undecided when whoever brought them sounds like the buyer, unless the words are sure', () => {
       const turns = handedOver.map((t) =>
         t.speaker === 'Hana'
           ? {
@@ -593,7 +594,18 @@ describe('inferRepSpeaker', () => {
             }
           : t,
       );
-      expect(inferRepSpeaker(turns, none)).toBeNull();
+      /** A word model that knows one word, said by Kofi only, weighted `weight`; nobody weighted by `nobodyBias`. */
+      const ordersModel = (weight: number, nobodyBias: number) =>
+        buildSpeakerModel(['s:orders'], Float64Array.of(weight), Float64Array.of(0), nobodyBias);
+      // The phrases cannot tell Hana from Kofi, and a model without an opinion leaves it so.
+      expect(inferRepSpeaker(turns, none, ordersModel(0, 0))).toBeNull();
+      // A model sure of Kofi (0.9 or more) with a seller surely present decides...
+      expect(inferRepSpeaker(turns, none, ordersModel(10, -10))).toMatchObject({
+        label: 'Kofi',
+        signals: { decided_by: 'word_model', phrases: 'undecidable' },
+      });
+      // ...but not while it leaves room for a call without a seller.
+      expect(inferRepSpeaker(turns, none, ordersModel(10, 7))).toBeNull();
     });
   });
 

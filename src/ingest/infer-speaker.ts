@@ -711,13 +711,13 @@ const REPLACE_MIN = 0.8;
 const VETO_OWN_BELOW = 0.3;
 const VETO_OTHER_ABOVE = 0.4;
 /**
- * Where the phrases found nothing, the word model picks a speaker it rates this high, every other this low, whose
- * phrase evidence does not lean to the buyer.
+ * Where the phrases found nothing, the word model picks the speaker it rates at least WORD_PICK_MIN while it leaves
+ * "nobody" (a call without a seller) at most WORD_PICK_NOBODY_MAX; where the phrases found two voices they cannot
+ * tell apart, only at WORD_PICK_UNDECIDABLE_MIN (per-author cross-validation, decisions §35).
  */
-const WORD_PICK_MIN = 0.85;
-const WORD_PICK_OTHERS_MAX = 0.15;
-/** Known words and pairs a speaker must have said to be picked on words alone (small talk is too thin to judge). */
-const WORD_PICK_MIN_FEATURES = 50;
+const WORD_PICK_MIN = 0.8;
+const WORD_PICK_NOBODY_MAX = 0.02;
+const WORD_PICK_UNDECIDABLE_MIN = 0.9;
 /** Characters of utterance text read in full; longer calls are read in blocks of turns at an even stride. */
 const TEXT_BUDGET = 150_000;
 const BLOCK_TURNS = 12;
@@ -963,7 +963,7 @@ function handsOver(e: SpeakerEvidence): boolean {
 
 /**
  * The reading's answer where the dialogue shows two voices that could each be the rep and nothing tells them apart
- * (as opposed to null: too little evidence). The word model does not overrule it (§30).
+ * (as opposed to null: too little evidence). Only a word model very sure of one of them overrules it (§35).
  */
 const UNDECIDABLE = 'undecidable' as const;
 
@@ -975,8 +975,8 @@ function byNetThenLabel(a: SpeakerEvidence, b: SpeakerEvidence): number {
  * Returns the rep's label or null (abstain). Never returns a label in excludedLabels; never favours the first speaker.
  * Two readers (decisions §27, §30): the phrases and structure above decide; the word model (speaker-model.ts), a
  * choice among the speakers and nobody, replaces a pick it all but rules out with the speaker it clearly prefers,
- * vetoes a pick it doubts while preferring another, and decides where the phrases found nothing when one speaker
- * clearly sounds like the rep.
+ * vetoes a pick it doubts while preferring another, and decides where the phrases found nothing (or two voices they
+ * cannot tell apart) when one speaker clearly sounds like the rep and the call clearly has a seller.
  */
 export function inferRepSpeaker(
   turns: Turn[],
@@ -985,9 +985,8 @@ export function inferRepSpeaker(
 ): InferenceResult | null {
   const evidence = collectEvidence(turns);
   const reading = readRepSpeaker(turns, evidence, options);
-  if (reading === UNDECIDABLE) return null;
-  const rowsBySpeaker = speakerFeatureRows(model, turns);
-  const likelihood = likelihoodsOf(model, rowsBySpeaker);
+  const likelihood = likelihoodsOf(model, speakerFeatureRows(model, turns));
+  const nobody = 1 - [...likelihood.values()].reduce((sum, p) => sum + p, 0);
   const strongestOther = (label: string): number =>
     Math.max(0, ...[...likelihood].filter(([other]) => other !== label).map(([, p]) => p));
   const [label, own] = [...likelihood]
@@ -1004,6 +1003,11 @@ export function inferRepSpeaker(
       ...extra,
     },
   });
+  /** The model alone decides: two or more speakers, its favourite rated at least `min`, a seller-less call unlikely. */
+  const wordModelDecides = (min: number): boolean =>
+    likelihood.size >= 2 && label !== null && own >= min && nobody <= WORD_PICK_NOBODY_MAX;
+  if (reading === UNDECIDABLE)
+    return wordModelDecides(WORD_PICK_UNDECIDABLE_MIN) ? wordModelPick({ phrases: 'undecidable' }) : null;
   if (reading !== null) {
     const readingOwn = likelihood.get(reading.label) ?? 0;
     // Who brought a specialist in hosts the call, however little they say: the words do not overrule that.
@@ -1021,12 +1025,7 @@ export function inferRepSpeaker(
       return null;
     return { ...reading, signals: { ...reading.signals, rep_likelihood: round(readingOwn) } };
   }
-  if (likelihood.size < 2) return null;
-  if (label === null || own < WORD_PICK_MIN || strongestOther(label) > WORD_PICK_OTHERS_MAX) return null;
-  if ((rowsBySpeaker.get(label)?.length ?? 0) < WORD_PICK_MIN_FEATURES) return null;
-  // Not against the phrases: a speaker whose phrase evidence leans to the buyer's side is not picked on words alone.
-  if ((evidence.get(label)?.net ?? 0) < 0) return null;
-  return wordModelPick({});
+  return wordModelDecides(WORD_PICK_MIN) ? wordModelPick({}) : null;
 }
 
 /** The phrase-and-structure reading alone. */
