@@ -153,10 +153,27 @@ describe('classifyCall with the word model', () => {
     expect(classifyCall(LONG_CALL, 'Rep', flat)).toMatchObject({ callType: 'discovery', fallback: true });
   });
 
-  it('lets a model sure of its type (0.3 or more) decide over a confident reading', () => {
-    const sure = modelFavouring('negotiation', 1, GATEKEEPER);
-    const result = classifyCall(GATEKEEPER, 'Rep', sure);
+  it('lets a model sure of its type (0.3 or more) decide over a reading that is not sure (under 0.9)', () => {
+    // The reading names cross-selling from thin evidence (an account with products, a price), at 0.17.
+    const upsell = dialogue([
+      ['Client', 'Dan, I assume this is about the renewal.'],
+      [
+        'Rep',
+        "Partly, the property renewal is fine. You've got property, liability and vehicles with us, but nothing for cyber.",
+      ],
+      ['Client', 'Who would hack a printing company?'],
+      ['Rep', 'Most attacks are not targeted. Cover like yours would be about nine hundred a year.'],
+      ['Client', 'How much would the excess be?'],
+    ]);
+    const sure = modelFavouring('negotiation', 1, upsell);
+    expect(callFeatureRows(sure, upsell, 'Rep').length).toBeGreaterThanOrEqual(40);
+    const result = classifyCall(upsell, 'Rep', sure);
     expect(result).toMatchObject({ callType: 'negotiation', fallback: false });
     expect(result.confidence).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it('lets a reading sure of its type (0.9 or more) decide before the model', () => {
+    const sure = modelFavouring('negotiation', 1, GATEKEEPER);
+    expect(classifyCall(GATEKEEPER, 'Rep', sure)).toMatchObject({ callType: 'gatekeeper', confidence: 1 });
   });
 });

@@ -853,6 +853,8 @@ const MIN_SCORE = 3;
  * outside its vocabulary.
  */
 const MODEL_DECIDES = 0.3;
+/** A reading this sure of its type decides before the model is asked (decisions §36). */
+const READING_DECIDES = 0.9;
 /** Below this probability, with no reading to fall back on, the call falls back to discovery. */
 const MIN_CONFIDENCE = 0.2;
 /** A call with fewer known words and pairs than this is too short for the word model. */
@@ -1132,8 +1134,8 @@ function addPitchEvidence(scores: Scores, call: CallReading): void {
 }
 
 /**
- * The word model (call-type-model.ts) decides when it is sure enough; otherwise the phrase-and-structure reading,
- * when it names a type. Measured per unseen author (eval/train-call-type.ts --cv, decisions §31), this beats both
+ * A phrase-and-structure reading sure of its type decides; otherwise the word model (call-type-model.ts) when it
+ * is sure enough, else the reading when it names a type. Measured per unseen author (eval/train-call-type.ts --cv, decisions §31), this beats both
  * alone and the earlier vote of the two.
  */
 export function classifyCall(
@@ -1151,6 +1153,7 @@ export function classifyCall(
   addPitchEvidence(scores, call);
   addFigureEvidence(scores, call);
   const reading = decide(scores);
+  if (!reading.fallback && reading.confidence >= READING_DECIDES) return reading;
   const rows = callFeatureRows(model, turns, repLabel);
   // Too few known words to read anything from: the reading alone decides (discovery when it cannot either).
   if (rows.length < MIN_MODEL_FEATURES) return reading;
