@@ -35,6 +35,16 @@ describe('speakerReason', () => {
     ).toBe(
       "Their words sound like the rep's (91%); no other speaker's do (at most 4%). The phrases pointed to Speaker 3, whose words do not.",
     );
+    expect(
+      speakerReason({
+        decided_by: 'word_model',
+        rep_likelihood: 0.95,
+        strongest_other: 0.03,
+        phrases: 'undecidable',
+      }),
+    ).toBe(
+      "Their words sound like the rep's (95%); no other speaker's do (at most 3%). The phrases could not tell two possible reps apart.",
+    );
     expect(speakerReason({ method: 'model', model: 'm', confidence: 0.8 })).toBe(
       'Chosen by the language model (80%).',
     );

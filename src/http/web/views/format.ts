@@ -92,7 +92,9 @@ export function speakerReason(signals: unknown): string | null {
     const overruled =
       typeof s.phrases_pick === 'string'
         ? ` The phrases pointed to ${s.phrases_pick}, whose words do not.`
-        : '';
+        : s.phrases === 'undecidable'
+          ? ' The phrases could not tell two possible reps apart.'
+          : '';
     return `Their words sound like the rep's (${percent(s.rep_likelihood)}); no other speaker's do (at most ${percent(s.strongest_other)}).${overruled}`;
   }
   if (s.method === 'model') return `Chosen by the language model (${percent(s.confidence)}).`;
