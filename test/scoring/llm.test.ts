@@ -175,6 +175,26 @@ describe('llm scorer', () => {
     ]);
   });
 
+  it('drops huge quotes without failing the criterion, and looks at a bounded number of them', async () => {
+    const words = Array.from({ length: 8_000 }, (_, i) => `word${i}`).join(' ');
+    fake.handle(() => ({
+      content: {
+        criteria: [
+          item('next_steps', 1, [
+            { turn_index: 6, quote: 'x'.repeat(40_000) },
+            { turn_index: 6, quote: words },
+            ...Array.from({ length: 20 }, () => ({ turn_index: 6, quote: 'not said at all' })),
+            { turn_index: 6, quote: 'calendar invite for a demo' },
+          ]),
+          item('asks', 0.5),
+        ],
+      },
+    }));
+    const [nextSteps] = await scorer().scoreCriteria(input());
+    // The verbatim quote came after the examined ones: nothing is kept, and nothing failed.
+    expect(nextSteps).toMatchObject({ score: 1, evidence: [] });
+  });
+
   it("drops a customer's words, a rep quote cited at a customer turn, and a turn index out of range", async () => {
     fake.handle(() => ({
       content: {
@@ -255,6 +275,17 @@ describe('llm scorer', () => {
   it('does not retry a 401 (a configuration error)', async () => {
     fake.handle(() => ({ status: 401 }));
     await expect(scorer().scoreCriteria(input())).rejects.toThrow(/HTTP 401/);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('does not follow a redirect: the transcript goes to the configured endpoint only', async () => {
+    // The redirect points back at the fake itself, so a followed one would show as a second request.
+    fake.handle((_request, index) =>
+      index === 0
+        ? { status: 307, raw: {}, headers: { location: '/v1/chat/completions' } }
+        : { content: goodAnswer() },
+    );
+    await expect(scorer({ maxRetries: 0 }).scoreCriteria(input())).rejects.toThrow();
     expect(fake.requests).toHaveLength(1);
   });
 

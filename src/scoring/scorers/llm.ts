@@ -107,6 +107,8 @@ export async function requestChatJson(
       method: 'POST',
       headers,
       body,
+      // A redirect would resend the transcript to another address: the configured endpoint answers, or fails.
+      redirect: 'error',
       signal: AbortSignal.timeout(endpoint.timeoutMs),
     });
     status = response.status;
@@ -231,6 +233,9 @@ export interface LlmScorerOptions {
 
 /** Quotes kept per criterion, as the rules scorer does. */
 const MAX_EVIDENCE = 3;
+/** Quotes looked at per criterion, and the longest kept: the prompt asks for up to 3 short quotes. */
+const MAX_EVIDENCE_EXAMINED = 12;
+const MAX_QUOTE_CHARS = 1_000;
 const MAX_RATIONALE_CHARS = 1_000;
 
 const AnswerSchema = Type.Object({
@@ -357,7 +362,8 @@ const HAS_WORD = /[\p{L}\p{N}]/u;
 /**
  * The exact text of `turnText` that `quote` stands for, or null when it is not there. Exact substrings first; then
  * the same words with any whitespace between them (the prompt shows whitespace runs as one space), and once more
- * without quotation marks wrapped around the whole quote. The result is always a substring of the turn.
+ * without quotation marks wrapped around the whole quote. The result is always a substring of the turn. Linear
+ * time, no pattern built from the model's text.
  */
 export function locateQuote(turnText: string, quote: string): string | null {
   const candidates = [quote.trim()];
@@ -366,24 +372,42 @@ export function locateQuote(turnText: string, quote: string): string | null {
     .replace(/^["“”']+|["“”']+$/g, '')
     .trim();
   if (unwrapped !== candidates[0]) candidates.push(unwrapped);
+  let collapsed: CollapsedText | null = null;
   for (const candidate of candidates) {
-    if (candidate === '' || !HAS_WORD.test(candidate)) continue;
+    if (candidate === '' || candidate.length > MAX_QUOTE_CHARS || !HAS_WORD.test(candidate)) continue;
     if (turnText.includes(candidate)) return candidate;
-    const pattern = candidate
-      .split(/\s+/)
-      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('\\s+');
-    const match = new RegExp(pattern, 'u').exec(turnText);
-    if (match) return match[0];
+    collapsed ??= collapseWhitespace(turnText);
+    const needle = candidate.replace(/\s+/g, ' ');
+    const at = collapsed.text.indexOf(needle);
+    if (at >= 0) return turnText.slice(collapsed.origin[at], collapsed.origin[at + needle.length - 1]! + 1);
   }
   return null;
+}
+
+interface CollapsedText {
+  /** The text with every whitespace run as one space. */
+  text: string;
+  /** For each character of `text`, its index in the original. */
+  origin: number[];
+}
+
+function collapseWhitespace(original: string): CollapsedText {
+  const parts: string[] = [];
+  const origin: number[] = [];
+  for (const run of original.matchAll(/\s+|\S+/g)) {
+    const space = /\s/.test(run[0][0]!);
+    parts.push(space ? ' ' : run[0]);
+    if (space) origin.push(run.index);
+    else for (let i = 0; i < run[0].length; i++) origin.push(run.index + i);
+  }
+  return { text: parts.join(''), origin };
 }
 
 /** Keeps the quotes that are verbatim text of the REP turn they cite, with that turn's start_ms; drops the rest. */
 function verifiedEvidence(items: AnswerItem['evidence'], input: ScoreInput): Evidence[] {
   const rep = normaliseSpeaker(input.repLabel);
   const kept: Evidence[] = [];
-  for (const item of items) {
+  for (const item of items.slice(0, MAX_EVIDENCE_EXAMINED)) {
     if (kept.length >= MAX_EVIDENCE) break;
     const turn = input.turns[item.turn_index];
     if (!turn || normaliseSpeaker(turn.speaker) !== rep) continue;
