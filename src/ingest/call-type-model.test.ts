@@ -58,6 +58,18 @@ const GATEKEEPER = dialogue([
   ['Rep', 'That would be great, thank you. Please tell her Sam called about the warehouse lights.'],
 ]);
 
+/** Five turns: an account that has products with us is offered another one, with a price. */
+const UPSELL = dialogue([
+  ['Client', 'Dan, I assume this is about the renewal.'],
+  [
+    'Rep',
+    "Partly, the property renewal is fine. You've got property, liability and vehicles with us, but nothing for cyber.",
+  ],
+  ['Client', 'Who would hack a printing company?'],
+  ['Rep', 'Most attacks are not targeted. Cover like yours would be about nine hundred a year.'],
+  ['Client', 'How much would the excess be?'],
+]);
+
 /** A model that knows every feature of LONG_CALL, with weights that favour `favoured` by `strength` per feature. */
 function modelFavouring(favoured: string, strength: number, turns: Turn[] = LONG_CALL) {
   const names = new Set<string>();
@@ -154,20 +166,14 @@ describe('classifyCall with the word model', () => {
   });
 
   it('lets a model sure of its type (0.3 or more) decide over a reading that is not sure (under 0.9)', () => {
-    // The reading names cross-selling from thin evidence (an account with products, a price), at 0.17.
-    const upsell = dialogue([
-      ['Client', 'Dan, I assume this is about the renewal.'],
-      [
-        'Rep',
-        "Partly, the property renewal is fine. You've got property, liability and vehicles with us, but nothing for cyber.",
-      ],
-      ['Client', 'Who would hack a printing company?'],
-      ['Rep', 'Most attacks are not targeted. Cover like yours would be about nine hundred a year.'],
-      ['Client', 'How much would the excess be?'],
-    ]);
-    const sure = modelFavouring('negotiation', 1, upsell);
-    expect(callFeatureRows(sure, upsell, 'Rep').length).toBeGreaterThanOrEqual(40);
-    const result = classifyCall(upsell, 'Rep', sure);
+    // Alone, the reading names cross-selling from thin evidence (an account with products, a price).
+    expect(classifyCall(UPSELL, 'Rep', modelFavouring('negotiation', 0, []))).toMatchObject({
+      callType: 'cross_selling',
+      fallback: false,
+    });
+    const sure = modelFavouring('negotiation', 1, UPSELL);
+    expect(callFeatureRows(sure, UPSELL, 'Rep').length).toBeGreaterThanOrEqual(40);
+    const result = classifyCall(UPSELL, 'Rep', sure);
     expect(result).toMatchObject({ callType: 'negotiation', fallback: false });
     expect(result.confidence).toBeGreaterThanOrEqual(0.3);
   });
