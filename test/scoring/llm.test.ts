@@ -282,7 +282,7 @@ describe('llm scorer', () => {
     // The redirect points back at the fake itself, so a followed one would show as a second request.
     fake.handle((_request, index) =>
       index === 0
-        ? { status: 307, raw: {}, headers: { location: '/v1/chat/completions' } }
+        ? { status: 307, raw: '', headers: { location: '/v1/chat/completions' } }
         : { content: goodAnswer() },
     );
     await expect(scorer({ maxRetries: 0 }).scoreCriteria(input())).rejects.toThrow();
