@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { detectFormat, importTranscript, TranscriptImportError } from '@callscore/client';
+import { AppError } from '../errors.js';
+import { parseTranscript } from '../ingest/transcript.js';
 import { localError, type ResultError } from './results.js';
 
 export const MANIFEST_NAME = 'manifest.jsonl';
@@ -144,10 +146,21 @@ export async function prepareLine(raw: RawLine, baseDir: string): Promise<Prepar
       warnings: [],
     };
   }
-  // Plain text is the contract's own form: the server parses it (the importer's reading of a text file could differ).
+  // Plain text is the contract's own form: sent as transcript.text and checked here with the API's own parser, so a
+  // dry run finds what the API would refuse (the importer's reading of a text file could differ).
   const format = detectFormat(name, content);
   if (format === 'text') {
-    const transcript = { ...(isObject(given) ? given : {}), text: new TextDecoder().decode(content) };
+    const text = new TextDecoder().decode(content);
+    try {
+      parseTranscript({ text });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const error = localError(err.code, `${name}: ${err.message}`, [
+        { field: 'transcript_file', message: err.message },
+      ]);
+      return { line, externalId, error, warnings: [] };
+    }
+    const transcript = { ...(isObject(given) ? given : {}), text };
     return { line, externalId, body: { ...call, transcript }, warnings: [] };
   }
   try {
