@@ -27,6 +27,7 @@ import { recordingsRoutes, uploadRoutes } from './v1/recordings.routes.js';
 import { openApiRoutes, OPENAPI_DOCUMENT } from './v1/openapi.routes.js';
 import { registerMetrics } from './metrics.js';
 import { sendWebNotFound, webRoutes } from './web/plugin.js';
+import { LINK_PATHS } from './web/admin/users.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -47,12 +48,15 @@ function loggerOptions(deps: AppDeps): FastifyServerOptions['logger'] {
   };
 }
 
+/** A one-time link page's path: its last segment is the secret token. */
+const ONE_TIME_LINK = new RegExp(`^(${Object.values(LINK_PATHS).join('|')})/[^/]+`);
+
 /**
  * A request's path as logged: no query string (it may carry an upload signature), and the token of a one-time
  * link (invitation, password reset) replaced, since whoever reads the log could use it.
  */
 function loggedPath(url: string): string {
-  return url.split('?')[0]!.replace(/^\/(invitations|password-reset)\/[^/]+/, '/$1/:token');
+  return url.split('?')[0]!.replace(ONE_TIME_LINK, '$1/:token');
 }
 
 /** TRUST_PROXY: a hop count, `true`, or addresses/CIDRs whose X-Forwarded-For is believed for the client IP. */

@@ -1135,8 +1135,8 @@ function addPitchEvidence(scores: Scores, call: CallReading): void {
 
 /**
  * A phrase-and-structure reading sure of its type decides; otherwise the word model (call-type-model.ts) when it
- * is sure enough, else the reading when it names a type. Measured per unseen author (eval/train-call-type.ts --cv, decisions §31), this beats both
- * alone and the earlier vote of the two.
+ * is sure enough, else the reading when it names a type. Measured per unseen author (eval/train-call-type.ts --cv,
+ * decisions §31 and §36), this beats both alone and the earlier vote of the two.
  */
 export function classifyCall(
   turns: Turn[],
