@@ -408,6 +408,21 @@ describe('workspace file validation', () => {
     expect(() => parseWorkspace(value)).toThrow(fragment);
   });
 
+  it('names a missing field once, as required', () => {
+    const value = { accounts: [{ name: 'A', users: [{ email: 'a@a.test', name: 'A' }] }] };
+    const message = (() => {
+      try {
+        parseWorkspace(value);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(message.split('\n').filter((line) => line.includes('/accounts/0/users/0/role'))).toEqual([
+      '  /accounts/0/users/0/role: is required',
+    ]);
+  });
+
   it('lists fields the format does not know (ignored, so `seed` can warn about typos), never criteria fields', () => {
     const value = {
       accounts: [

@@ -6,6 +6,7 @@ import {
   normalizeLabel,
   parseTranscript,
   speakerLabels,
+  startMsAt,
   transcriptFingerprint,
   type Turn,
 } from './transcript.js';
@@ -27,7 +28,7 @@ function errorOf(fn: () => unknown): AppError {
 const seg = (speaker: string, text: string, start_ms?: number | null) => ({ speaker, text, start_ms });
 
 describe('parseTranscript: segments', () => {
-  it('merges consecutive segments of the exact same label, keeping the first start_ms', () => {
+  it('merges consecutive segments of the exact same label: the first start_ms, the later ones by offset', () => {
     const turns = parseTranscript({
       segments: [
         seg('Rep', 'Hi', 0),
@@ -37,7 +38,7 @@ describe('parseTranscript: segments', () => {
       ],
     });
     expect(turns).toEqual([
-      { speaker: 'Rep', text: 'Hi\nthere', start_ms: 0 },
+      { speaker: 'Rep', text: 'Hi\nthere', start_ms: 0, segment_starts: [{ at: 3, start_ms: 900 }] },
       { speaker: 'Ann', text: 'Hello', start_ms: 2000 },
       { speaker: 'Rep', text: 'So', start_ms: null },
     ]);
@@ -50,7 +51,14 @@ describe('parseTranscript: segments', () => {
 
   it('uses null when the first segment of a turn has no start_ms', () => {
     const turns = parseTranscript({ segments: [seg('A', 'x'), seg('A', 'y', 500)] });
-    expect(turns).toEqual([{ speaker: 'A', text: 'x\ny', start_ms: null }]);
+    expect(turns).toEqual([
+      { speaker: 'A', text: 'x\ny', start_ms: null, segment_starts: [{ at: 2, start_ms: 500 }] },
+    ]);
+    expect([startMsAt(turns[0]!, 0), startMsAt(turns[0]!, 1), startMsAt(turns[0]!, 2)]).toEqual([
+      null,
+      null,
+      500,
+    ]);
   });
 });
 
@@ -145,7 +153,7 @@ describe('parseTranscript: header layout', () => {
 
   it('merges consecutive headers of the same label, keeping the first timestamp', () => {
     expect(fromText('[00:01] A\none\n[00:09] A\ntwo\n[00:12] B\nthree')).toEqual([
-      { speaker: 'A', text: 'one\ntwo', start_ms: 1_000 },
+      { speaker: 'A', text: 'one\ntwo', start_ms: 1_000, segment_starts: [{ at: 4, start_ms: 9_000 }] },
       { speaker: 'B', text: 'three', start_ms: 12_000 },
     ]);
   });
@@ -174,7 +182,7 @@ describe('parseTranscript: header layout', () => {
 
   it('adds no turn for a header with no utterance, so its neighbours merge', () => {
     expect(fromText('[00:01] A\nhi\n[00:02] B\n[00:03] A\nagain')).toEqual([
-      { speaker: 'A', text: 'hi\nagain', start_ms: 1_000 },
+      { speaker: 'A', text: 'hi\nagain', start_ms: 1_000, segment_starts: [{ at: 3, start_ms: 3_000 }] },
     ]);
   });
 

@@ -22,6 +22,18 @@ export interface Turn {
   text: string;
   /** Offset from call start of the turn's first segment, when known. */
   start_ms: number | null;
+  /**
+   * Where the later segments merged into this turn begin, those with a start_ms: `at` is the UTF-16 offset of
+   * their text in `text`. Absent when there are none, so most turns store as {speaker, text, start_ms}.
+   */
+  segment_starts?: { at: number; start_ms: number }[];
+}
+
+/** The start_ms of the segment that holds `offset` of the turn's text (the latest known at or before it). */
+export function startMsAt(turn: Turn, offset: number): number | null {
+  let found = turn.start_ms;
+  for (const s of turn.segment_starts ?? []) if (s.at <= offset) found = s.start_ms;
+  return found;
 }
 
 /** The request's `transcript`, already schema-validated: exactly one of segments/text is non-null. */
@@ -81,12 +93,17 @@ function mergeSegments(segments: readonly Segment[]): Turn[] {
     const first = segments[i]!;
     let text = first.text;
     let separators = first.separators ?? 0;
+    let starts: { at: number; start_ms: number }[] | undefined;
     let j = i + 1;
     for (; j < segments.length && segments[j]!.speaker === first.speaker; j++) {
-      text += `\n${segments[j]!.text}`;
-      separators += (segments[j]!.separators ?? 0) + 1;
+      const next = segments[j]!;
+      text += '\n';
+      if (next.start_ms != null) (starts ??= []).push({ at: text.length, start_ms: next.start_ms });
+      text += next.text;
+      separators += (next.separators ?? 0) + 1;
     }
     const turn: Turn = { speaker: first.speaker, text, start_ms: first.start_ms ?? null };
+    if (starts) turn.segment_starts = starts;
     if (separators > 0) insertedSeparators.set(turn, separators);
     turns.push(turn);
     i = j;

@@ -106,9 +106,15 @@ function describeSchemaError(schema: unknown, message: string): string {
 /** Checks the shape and the cross-references; throws WorkspaceError listing every problem. */
 export function parseWorkspace(value: unknown): Workspace {
   if (!Value.Check(WorkspaceSchema, value)) {
-    const problems = [...Value.Errors(WorkspaceSchema, value)]
-      .slice(0, 20)
-      .map((e) => `${e.path || '/'}: ${describeSchemaError(e.schema, e.message)}`);
+    // TypeBox reports a missing field twice (required, then its type): one line each, saying it is required.
+    const problems = [
+      ...new Set(
+        [...Value.Errors(WorkspaceSchema, value)].map(
+          (e) =>
+            `${e.path || '/'}: ${e.value === undefined ? 'is required' : describeSchemaError(e.schema, e.message)}`,
+        ),
+      ),
+    ].slice(0, 20);
     throw new WorkspaceError(`The workspace file is not valid:\n  ${problems.join('\n  ')}`);
   }
   const problems: string[] = [];

@@ -9,7 +9,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { Turn } from '../../ingest/transcript.js';
+import { startMsAt, type Turn } from '../../ingest/transcript.js';
 import { notApplicableReasons } from '../applies.js';
 import type { Criterion } from '../criteria.js';
 import {
@@ -403,7 +403,7 @@ function collapseWhitespace(original: string): CollapsedText {
   return { text: parts.join(''), origin };
 }
 
-/** Keeps the quotes that are verbatim text of the REP turn they cite, with that turn's start_ms; drops the rest. */
+/** Keeps the quotes that are verbatim text of the REP turn they cite, with their segment's start_ms; drops the rest. */
 function verifiedEvidence(items: AnswerItem['evidence'], input: ScoreInput): Evidence[] {
   const rep = normaliseSpeaker(input.repLabel);
   const kept: Evidence[] = [];
@@ -414,7 +414,7 @@ function verifiedEvidence(items: AnswerItem['evidence'], input: ScoreInput): Evi
     const quote = locateQuote(turn.text, item.quote);
     if (quote === null) continue;
     if (kept.some((e) => e.turn_index === item.turn_index && e.quote === quote)) continue;
-    kept.push({ turn_index: item.turn_index, start_ms: turn.start_ms, quote });
+    kept.push({ turn_index: item.turn_index, start_ms: startMsAt(turn, turn.text.indexOf(quote)), quote });
   }
   return kept;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Turn } from '../../ingest/transcript.js';
+import { parseTranscript, type Turn } from '../../ingest/transcript.js';
 import type { Check, Criterion } from '../criteria.js';
 import { SCORECARD_TEMPLATES } from '../templates.js';
 import { createRulesScorer } from './rules.js';
@@ -318,7 +318,7 @@ describe('rules scorer: mentions_before', () => {
     const turns = [customer(words(300)), rep('The reason I am calling is X.')];
     const result = await scoreOne(turns, { ...byMinute, before_minute: 3 });
     expect(result.score).toBe(1);
-    expect(result.rationale).toContain('minute 2.0, estimated');
+    expect(result.rationale).toContain('at 2:00, estimated');
     expect((await scoreOne(turns, byMinute)).score).toBe(0);
   });
 
@@ -329,9 +329,43 @@ describe('rules scorer: mentions_before', () => {
     expect([result.score, result.rationale]).toEqual([
       0.375,
       expect.stringContaining(
-        'minute 5.0, estimated from the words spoken before it as no timestamp comes before it',
+        'at 5:00, estimated from the words spoken before it as no timestamp comes before it',
       ),
     ]);
+  });
+
+  it('shows the time rounded down, so a mention just inside the deadline never reads as on it', async () => {
+    const result = await scoreOne(
+      [customer('Hello?', 0), rep('The reason I am calling is X.', 59_999)],
+      byMinute,
+    );
+    expect([result.score, result.rationale]).toEqual([1, 'First said at 0:59 (before minute 1 wanted).']);
+  });
+
+  it("times a mention by the merged segment that holds it, and quotes it with that segment's start", async () => {
+    const turns = parseTranscript({
+      segments: [
+        { speaker: 'Dana', text: 'Hello?', start_ms: 0 },
+        { speaker: REP, text: 'Hi, this is Alex.', start_ms: 5_000 },
+        { speaker: REP, text: 'Quick question first.', start_ms: 30_000 },
+        { speaker: REP, text: 'The reason I am calling is X.', start_ms: 150_000 },
+      ],
+    });
+    const result = await scoreOne(turns, byMinute);
+    expect(result.score).toBe(0);
+    expect(result.rationale).toContain('First said at 2:30');
+    expect(result.evidence).toEqual([
+      { turn_index: 1, start_ms: 150_000, quote: 'The reason I am calling is X.' },
+    ]);
+    // A first segment without a time takes the next one's for its later text, not "minute 0".
+    const untimedFirst = parseTranscript({
+      segments: [
+        { speaker: 'Dana', text: 'Hello?' },
+        { speaker: REP, text: 'Hi.' },
+        { speaker: REP, text: 'The reason I am calling is X.', start_ms: 200_000 },
+      ],
+    });
+    expect((await scoreOne(untimedFirst, byMinute)).rationale).toContain('First said at 3:20 (');
   });
 
   it('carries the last known timestamp to a turn without one', async () => {

@@ -3,7 +3,7 @@
  * JSON), then one pass over the turns gathers every tally the checks need. Only rep turns are scored or quoted;
  * customer turns count only for `customer_mentions_any` and the talk shares.
  */
-import type { Turn } from '../../ingest/transcript.js';
+import { startMsAt, type Turn } from '../../ingest/transcript.js';
 import { compileAppliesWhen, listPhrases, notApplicableReason, phraseRegex } from '../applies.js';
 import type { Criterion } from '../criteria.js';
 import {
@@ -182,10 +182,8 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
     const { text } = turn;
     const words = wordCount(text);
     if (!hasPunctuation && SENTENCE_END.test(text)) hasPunctuation = true;
-    if (turn.start_ms !== null) {
-      hasTimestamps = true;
-      lastStampedMs = turn.start_ms;
-    }
+    const turnStampedMs = startMsAt(turn, text.length);
+    if (turnStampedMs !== null) hasTimestamps = true;
     let rep = isRep.get(turn.speaker);
     if (rep === undefined) {
       rep = normaliseSpeaker(turn.speaker) === repLabel;
@@ -199,6 +197,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
         if (item.customerGate && !tally.customerGateHit) tally.customerGateHit = item.customerGate.test(text);
       });
       wordsSoFar += words;
+      lastStampedMs = turnStampedMs ?? lastStampedMs;
       continue;
     }
 
@@ -222,7 +221,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
         const match = check.regex.exec(text);
         if (match) {
           // Before the first timestamp, the time is estimated from the words as in an untimed transcript.
-          const stampedMs = turn.start_ms ?? lastStampedMs;
+          const stampedMs = startMsAt(turn, match.index) ?? lastStampedMs;
           const estimatedMs = (wordsSoFar / WORDS_PER_MINUTE) * 60_000;
           tally.first = { turnIndex, stampedMs, estimatedMs };
           addEvidence(tally.evidence, quotes.around(match.index, match.index + match[0].length));
@@ -248,6 +247,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
       }
     }
     wordsSoFar += words;
+    lastStampedMs = turnStampedMs ?? lastStampedMs;
   }
 
   const questions = hasPunctuation ? punctuated : unpunctuated;
@@ -360,7 +360,8 @@ function scoreMentionBefore(
   }
   const deadline = check.beforeMinute ?? 0;
   // Null without a timestamp at or before the mention, which is always so in an untimed transcript.
-  const minute = (first.stampedMs ?? first.estimatedMs) / 60_000;
+  const ms = first.stampedMs ?? first.estimatedMs;
+  const minute = ms / 60_000;
   const estimate =
     first.stampedMs !== null
       ? ''
@@ -369,10 +370,13 @@ function scoreMentionBefore(
         : ', estimated from the words spoken before it as the transcript has no timestamps';
   // Strictly before: "before minute 1" means within the first 60 seconds.
   const score = minute < deadline ? 1 : lateCredit(minute, deadline);
-  return scored(
-    score,
-    `First said at minute ${minute.toFixed(1)}${estimate} (before minute ${deadline} wanted).`,
-  );
+  return scored(score, `First said at ${clock(ms)}${estimate} (before minute ${deadline} wanted).`);
+}
+
+/** m:ss, rounded down: 59.9 s is 0:59, never "minute 1.0" beside a deadline of minute 1. */
+function clock(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 /** Said late earns up to half, falling to nothing at twice the deadline. */
@@ -434,7 +438,7 @@ class TurnQuotes {
     const quoted = trimRange(text, { start, end });
     return {
       turn_index: this.turnIndex,
-      start_ms: this.turn.start_ms,
+      start_ms: startMsAt(this.turn, quoted.start),
       quote: text.slice(quoted.start, quoted.end),
     };
   }
