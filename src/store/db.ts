@@ -253,6 +253,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  '3D000', // invalid_catalog_name: the database was dropped or renamed under us
   'SQLITE_BUSY',
   'SQLITE_CANTOPEN',
   'SQLITE_IOERR',
@@ -263,6 +264,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   if (!e) return false;
   if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  // Class 08 is PostgreSQL's connection exceptions; 55000 is also "not currently accepting connections".
+  if (e.code?.startsWith('08')) return true;
+  if (e.code === '55000' && /not currently accepting connections/i.test(e.message ?? '')) return true;
   return /timeout exceeded when trying to connect|Connection terminated|driver has already been destroyed|Cannot use a pool after calling end|max retries per request|Connection is closed/i.test(
     e.message ?? '',
   );

@@ -1,6 +1,7 @@
 import net from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../helpers/databases.js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect, TEST_DATABASE_URL } from '../helpers/databases.js';
 import { countRows, startApp, type TestApp } from '../helpers/app.js';
 import { KEYS, callBody } from '../helpers/workspace.js';
 
@@ -238,3 +239,29 @@ describeEachDialect('database outage on %s', (dialect) => {
     }
   });
 });
+
+describe.skipIf(!TEST_DATABASE_URL)(
+  'database outage on postgres: a database that refuses connections',
+  () => {
+    it('answers 503 service_unavailable with Retry-After, not 500', async () => {
+      const t = await startApp('postgres');
+      const name = new URL(t.deps.config.databaseUrl!).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        // What an operator's maintenance does: no new connections, the open ones closed.
+        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
+        const res = await t.api('POST', '/v1/calls', { body: callBody() });
+        expect([res.status, res.body.error.code]).toEqual([503, 'service_unavailable']);
+        expect(res.headers.get('retry-after')).toBe('5');
+      } finally {
+        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+        await admin.end();
+        await t.close();
+      }
+    });
+  },
+);
