@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createScorer } from '../../src/container.js';
-import { createLlmScorer, type LlmScorerOptions } from '../../src/scoring/scorers/llm.js';
+import { createLlmScorer, MAX_ANSWER_BYTES, type LlmScorerOptions } from '../../src/scoring/scorers/llm.js';
 import type { ScoreInput } from '../../src/scoring/scorers/scorer.js';
 import type { Criterion } from '../../src/scoring/criteria.js';
 import { currentResult } from '../../src/store/results.repo.js';
@@ -287,6 +287,19 @@ describe('llm scorer', () => {
     );
     await expect(scorer({ maxRetries: 0 }).scoreCriteria(input())).rejects.toThrow();
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('stops reading an answer over MAX_ANSWER_BYTES, declared or streamed, and counts it a failed attempt', async () => {
+    const huge = 'x'.repeat(MAX_ANSWER_BYTES + 1);
+    // The first answer declares its length; the second streams without one (chunked).
+    fake.handle((_request, index) => ({
+      raw: huge,
+      headers: index === 0 ? { 'content-length': String(huge.length) } : ({} as Record<string, string>),
+    }));
+    await expect(scorer({ maxRetries: 1 }).scoreCriteria(input())).rejects.toThrow(
+      new RegExp(`more than ${MAX_ANSWER_BYTES} bytes \\(2 attempts\\)`),
+    );
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('times out a slow answer and throws after the retries', async () => {

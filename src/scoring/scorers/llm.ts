@@ -73,6 +73,38 @@ const ChatResponseSchema = Type.Object({
   ),
 });
 
+/**
+ * The most of an answer body read: a scoring answer is a few kilobytes, so anything near this is a broken endpoint,
+ * which must not fill the worker's (or, for the inferrer, the API's) memory.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** The body as UTF-8 text, or an LlmError once it passes MAX_ANSWER_BYTES (declared or streamed). */
+async function readAnswer(response: Response): Promise<string> {
+  const tooLarge = () =>
+    new LlmError(`LLM endpoint answered with more than ${MAX_ANSWER_BYTES} bytes`, {
+      retryable: true,
+      status: response.status,
+    });
+  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The endpoint URL for a base URL with or without a trailing slash. */
 export function chatCompletionsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -113,8 +145,9 @@ export async function requestChatJson(
     });
     status = response.status;
     retryAfter = response.headers.get('retry-after');
-    text = await response.text();
+    text = await readAnswer(response);
   } catch (error) {
+    if (error instanceof LlmError) throw error;
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     const reason = timedOut
       ? `timed out after ${endpoint.timeoutMs} ms`
