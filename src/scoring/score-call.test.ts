@@ -143,10 +143,11 @@ describe('scoreCall', () => {
       return [result('next_steps', 1, 1)];
     });
     const base = input();
-    await scoreCall({ ...base, callType: 'cold_call', scorer });
+    await scoreCall({ ...base, callType: 'cold_call', otherLabels: ['Sam'], scorer });
     expect(seen).toEqual({
       turns: base.turns,
       repLabel: REP,
+      otherLabels: ['Sam'],
       callType: 'cold_call',
       criteria: base.scorecard!.criteria,
     });

@@ -100,7 +100,15 @@ export async function callForScoring(db: Db, callId: string) {
   return db
     .selectFrom('calls as c')
     .innerJoin('call_transcripts as t', 't.call_id', 'c.id')
-    .select(['c.id', 'c.account_id', 'c.rep_speaker', 'c.call_type', 'c.scorecard_id', 't.turns'])
+    .select([
+      'c.id',
+      'c.account_id',
+      'c.rep_speaker',
+      'c.call_type',
+      'c.scorecard_id',
+      't.turns',
+      't.participants',
+    ])
     .where('c.id', '=', callId)
     .executeTakeFirst();
 }

@@ -375,6 +375,36 @@ describe('rules scorer: mentions_before', () => {
   });
 });
 
+describe("rules scorer: the rep's colleagues and other participants", () => {
+  // Sam is the rep's sales engineer, named by the call's participants (role other).
+  const engineer = (text: string): Turn => ({ speaker: 'Sam', text, start_ms: null });
+  const score = (turns: Turn[], criteria: Criterion[], otherLabels: string[]) =>
+    createRulesScorer().scoreCriteria({ turns, repLabel: REP, otherLabels, callType: 'discovery', criteria });
+  const turns = [
+    rep('Thanks for joining, I brought Sam along today.'),
+    engineer('Happy to walk you through the price model and the integration in detail today.'),
+    customer('Ok.'),
+  ];
+
+  it("counts their words as neither the customer's nor the rep's", async () => {
+    const talk = criterion({ type: 'customer_talk', min_share: 0.3 });
+    const [named] = await score(turns, [talk], [' sam ']);
+    // 1 customer word of 23: the engineer's 14 are no longer the customer's (15 of 23 without the participants).
+    expect(named!.rationale).toContain('The customer spoke 4%');
+    const [unnamed] = await score(turns, [talk], []);
+    expect(unnamed!.rationale).toContain('The customer spoke 65%');
+  });
+
+  it('does not open a customer_mentions_any criterion with their words', async () => {
+    const gated = criterion(
+      { type: 'phrases', any: ['thanks'] },
+      { applies_when: { customer_mentions_any: ['price'] } },
+    );
+    expect((await score(turns, [gated], ['Sam']))[0]).toMatchObject({ na: true });
+    expect((await score(turns, [gated], []))[0]).toMatchObject({ na: false, score: 1 });
+  });
+});
+
 describe('rules scorer: applies_when', () => {
   const check: Check = { type: 'phrases', any: ['value'] };
 
