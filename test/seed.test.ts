@@ -76,6 +76,27 @@ async function snapshot(db: Awaited<ReturnType<typeof createTestStore>>['db']) {
 }
 
 describeEachDialect('seed on %s', (dialect) => {
+  it("seeds the README's example workspace (examples/workspace.json) with every part in place", async () => {
+    const value: unknown = JSON.parse(fs.readFileSync('examples/workspace.json', 'utf8'));
+    expect(unknownWorkspaceFields(value)).toEqual([]);
+    const store = await createTestStore(dialect);
+    try {
+      await seedWorkspace(store.db, parseWorkspace(value));
+      expect(await counts(store.db)).toEqual({
+        accounts: 1,
+        teams: 1,
+        users: 2,
+        members: 2,
+        keys: 1,
+        scorecards: 1,
+        versions: 1,
+        rules: 1,
+      });
+    } finally {
+      await store.cleanup();
+    }
+  });
+
   it('is idempotent: the same file twice changes nothing', async () => {
     const store = await createTestStore(dialect);
     try {
