@@ -58,6 +58,7 @@ export async function processJob(deps: ProcessJobDeps, callId: string): Promise<
     scorecardVersion: scorecard?.version ?? null,
     scorer: deps.scorer.name,
   };
-  if (outcome.kind === 'skipped') return { ...base, score: null, skipReason: outcome.reason, criteria: [] };
+  if (outcome.kind === 'skipped')
+    return { ...base, score: null, skipReason: outcome.reason, criteria: outcome.criteria ?? [] };
   return { ...base, score: outcome.score, skipReason: null, criteria: outcome.criteria };
 }

@@ -121,11 +121,12 @@ describe('scoreCall', () => {
     });
   });
 
-  it('all_criteria_na when no criterion applies', async () => {
+  it('all_criteria_na when no criterion applies, keeping the N/A results', async () => {
     const scorer = fixedScorer(() => [result('next_steps', 1, null)]);
     expect(await scoreCall({ ...input(), callType: null, scorer })).toEqual({
       kind: 'skipped',
       reason: 'all_criteria_na',
+      criteria: [result('next_steps', 1, null)],
     });
   });
 

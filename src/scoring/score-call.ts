@@ -17,6 +17,8 @@ export interface CallScoreResult {
 export interface CallSkip {
   kind: 'skipped';
   reason: SkipReason;
+  /** all_criteria_na: each criterion's N/A result, so the call page can say why; absent for the other reasons. */
+  criteria?: CriterionResult[];
 }
 
 export interface PrecheckInput {
@@ -74,7 +76,7 @@ export async function scoreCall(input: ScoreCallInput): Promise<CallScoreResult 
     );
   }
   const score = weightedScore(results);
-  if (score === null) return skip('all_criteria_na');
+  if (score === null) return { kind: 'skipped', reason: 'all_criteria_na', criteria: results };
   return { kind: 'scored', score, criteria: results };
 }
 

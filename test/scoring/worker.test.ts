@@ -152,6 +152,17 @@ describeEachDialect('scoring worker on %s', (dialect) => {
     await worker.runOnce();
     expect(await callRow(store, tooShort)).toEqual({ status: 'skipped', skip_reason: 'too_short' });
     expect(await callRow(store, na)).toEqual({ status: 'skipped', skip_reason: 'all_criteria_na' });
+    // Why each criterion did not apply is kept with the result, for the call page.
+    const stored = JSON.parse((await currentResult(store.db, na))!.criteria);
+    expect(stored).toEqual([
+      expect.objectContaining({
+        key: 'pricing',
+        na: true,
+        score: null,
+        rationale: expect.stringContaining('price'),
+      }),
+    ]);
+    expect(JSON.parse((await currentResult(store.db, tooShort))!.criteria)).toEqual([]);
   });
 
   it('returns a job whose lease expired to queued, counting an attempt; the heartbeat keeps it', async () => {

@@ -524,6 +524,28 @@ describeEachDialect('web application on %s', (dialect) => {
       const row = new RegExp(`href="/calls/${id}"[\\s\\S]*?<span class="score score-high">87</span>`);
       expect(library.text).toMatch(row);
     });
+
+    it('says why a call was not scored, and for all_criteria_na why each criterion did not apply', async () => {
+      const id = await createCall(KEYS.full, callBody());
+      const na = {
+        key: 'pricing',
+        title: 'Handles pricing',
+        weight: 1,
+        score: null,
+        na: true,
+        evidence: [],
+        rationale: 'Not applicable: the customer never mentioned price.',
+      };
+      await recordTestResult(t.deps.store.db, id, {
+        score: null,
+        skipReason: 'all_criteria_na',
+        criteria: [na],
+      });
+      const page = await (await signedIn('bob.stone@acme.test')).get(`/calls/${id}`);
+      expect(page.text).toContain('Not applicable: no criterion of the scorecard applies to this call.');
+      expect(page.text).toMatch(/Handles pricing<\/h3>\s*<span class="score score-na">N\/A/);
+      expect(page.text).toContain('the customer never mentioned price.');
+    });
   });
 });
 

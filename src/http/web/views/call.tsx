@@ -281,7 +281,18 @@ export function CallPage(props: CallPageProps): JSX.Element {
             </ol>
           </>
         ) : (
-          <StatusNote status={call.status} skipReason={call.skip_reason ?? result?.skip_reason ?? null} />
+          <>
+            <StatusNote status={call.status} skipReason={call.skip_reason ?? result?.skip_reason ?? null} />
+            {result?.criteria.length ? (
+              <ol class="criteria">
+                {result.criteria.map((c) => (
+                  <Criterion criterion={c} turnCount={props.turns.length} />
+                ))}
+              </ol>
+            ) : (
+              ''
+            )}
+          </>
         )}
       </section>
 
