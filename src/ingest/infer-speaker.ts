@@ -704,10 +704,11 @@ const HANDS_OVER = ['leads_team', 'introduces_colleague', 'hands_over_lead'].map
 /**
  * The word model replaces a pick it rates under REPLACE_OWN_BELOW with a speaker it rates at least REPLACE_MIN (a sales
  * engineer or the buyer named where the rep's words are plain), and otherwise vetoes a pick it rates under
- * VETO_OWN_BELOW while rating another speaker over VETO_OTHER_ABOVE (chosen by per-author cross-validation, §30).
+ * VETO_OWN_BELOW while rating another speaker over VETO_OTHER_ABOVE (chosen by per-author cross-validation, §30;
+ * REPLACE_MIN 0.8 → 0.95 with the 600-epoch model, §38).
  */
 const REPLACE_OWN_BELOW = 0.1;
-const REPLACE_MIN = 0.8;
+const REPLACE_MIN = 0.95;
 const VETO_OWN_BELOW = 0.3;
 const VETO_OTHER_ABOVE = 0.4;
 /**
