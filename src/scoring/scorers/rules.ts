@@ -1,7 +1,8 @@
 /**
  * Pure: the default, deterministic scorer. A scorecard compiles once into regexes and thresholds (cached by its
  * JSON), then one pass over the turns gathers every tally the checks need. Only rep turns are scored or quoted;
- * customer turns count only for `customer_mentions_any` and the talk shares.
+ * customer turns count only for `customer_mentions_any` and the talk shares, and the turns of the rep's colleagues
+ * and others the participants name (sidesOf) only for the talk shares.
  */
 import { startMsAt, type Turn } from '../../ingest/transcript.js';
 import { compileAppliesWhen, listPhrases, notApplicableReason, phraseRegex } from '../applies.js';
