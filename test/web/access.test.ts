@@ -483,6 +483,17 @@ describeEachDialect('web application on %s', (dialect) => {
       expect(page.text).toMatch(/<li id="turn-0" class="turn"/);
     });
 
+    /** A stored criterion result that did not apply, with its reason. */
+    const pricingNotApplicable = (rationale: string) => ({
+      key: 'pricing',
+      title: 'Handles pricing',
+      weight: 1,
+      score: null,
+      na: true,
+      evidence: [],
+      rationale,
+    });
+
     it('shows the current score, each criterion with N/A and evidence linking to its turn', async () => {
       const id = await createCall(KEYS.full, callBody());
       const db = t.deps.store.db;
@@ -498,15 +509,7 @@ describeEachDialect('web application on %s', (dialect) => {
           ],
           rationale: 'The rep proposed a concrete next step.',
         },
-        {
-          key: 'pricing',
-          title: 'Handles pricing',
-          weight: 1,
-          score: null,
-          na: true,
-          evidence: [],
-          rationale: '',
-        },
+        pricingNotApplicable(''),
       ];
       // Scored twice: the page shows the current result, not the one it replaced.
       await recordTestResult(db, id, { score: 12 });
@@ -527,15 +530,7 @@ describeEachDialect('web application on %s', (dialect) => {
 
     it('says why a call was not scored, and for all_criteria_na why each criterion did not apply', async () => {
       const id = await createCall(KEYS.full, callBody());
-      const na = {
-        key: 'pricing',
-        title: 'Handles pricing',
-        weight: 1,
-        score: null,
-        na: true,
-        evidence: [],
-        rationale: 'Not applicable: the customer never mentioned price.',
-      };
+      const na = pricingNotApplicable('Not applicable: the customer never mentioned price.');
       await recordTestResult(t.deps.store.db, id, {
         score: null,
         skipReason: 'all_criteria_na',
