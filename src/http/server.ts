@@ -60,6 +60,23 @@ function loggedPath(url: string): string {
 }
 
 /** TRUST_PROXY: a hop count, `true`, or addresses/CIDRs whose X-Forwarded-For is believed for the client IP. */
+const CALL_PATH = /^\/v1\/calls\/([^/?#]*)(.*)$/s;
+
+/**
+ * A call id that cannot be percent-decoded (`/v1/calls/%ZZ`) is a malformed id like any other (DESIGN section 4:
+ * authentication, then 404 not_found), not an unknown route: it is routed as an id that matches no call.
+ */
+export function routableUrl(url: string): string {
+  const call = CALL_PATH.exec(url);
+  if (!call) return url;
+  try {
+    decodeURIComponent(call[1]!);
+    return url;
+  } catch {
+    return `/v1/calls/undecodable${call[2]!}`;
+  }
+}
+
 function trustProxy(value: string | number | boolean | undefined): FastifyServerOptions['trustProxy'] {
   if (typeof value === 'number') return (_address: string, hop: number) => hop < value;
   return value ?? false;
@@ -97,6 +114,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     // no X-Request-Id, no authentication. A long call id is a malformed id (404 not_found, DESIGN section 4); the
     // URL itself stays bounded by Node's 16 KB header limit.
     routerOptions: { maxParamLength: 16 * 1024 },
+    rewriteUrl: (req) => routableUrl(req.url ?? '/'),
     // A path that cannot be percent-decoded matches no route: 404 in the envelope (or the web app's page), with
     // X-Request-Id, rather than Fastify's bare 400. No hook runs for these, so the header is set here.
     frameworkErrors: (error, request, reply) => {

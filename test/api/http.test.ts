@@ -141,8 +141,18 @@ describeEachDialect('HTTP layer on %s', (dialect) => {
       }
   });
 
+  it('answers a call id that cannot be percent-decoded like any malformed id: 401 without a key, else 404 not_found', async () => {
+    for (const path of ['/v1/calls/%E0%A4%A', '/v1/calls/%ZZ?x=1']) {
+      const anonymous = await t.api('GET', path, { key: null });
+      expect([anonymous.status, anonymous.body?.error?.code]).toEqual([401, 'invalid_api_key']);
+      const res = await t.api('GET', path);
+      expect([res.status, res.body?.error?.code]).toEqual([404, 'not_found']);
+      expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
+    }
+  });
+
   it.each([
-    ['GET', '/v1/calls/%E0%A4%A'],
+    ['GET', '/v1/calls/%E0%A4%A/more'],
     ['GET', '/v1/%zz'],
     ['POST', '/v1/calls%'],
   ])('404 route_not_found in the envelope for the undecodable path %s %s', async (method, path) => {
