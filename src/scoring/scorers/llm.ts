@@ -406,10 +406,10 @@ const HAS_WORD = /[\p{L}\p{N}]/u;
 /**
  * The exact text of `turnText` that `quote` stands for, or null when it is not there. Exact substrings first; then
  * the same words with any whitespace between them (the prompt shows whitespace runs as one space), and once more
- * without quotation marks wrapped around the whole quote. The result is always a substring of the turn. Linear
- * time, no pattern built from the model's text.
+ * without quotation marks wrapped around the whole quote. The result is always a substring of the turn, with its
+ * offset there. Linear time, no pattern built from the model's text.
  */
-export function locateQuote(turnText: string, quote: string): string | null {
+export function locateQuote(turnText: string, quote: string): { at: number; quote: string } | null {
   const candidates = [quote.trim()];
   const unwrapped = quote
     .trim()
@@ -419,11 +419,15 @@ export function locateQuote(turnText: string, quote: string): string | null {
   let collapsed: CollapsedText | null = null;
   for (const candidate of candidates) {
     if (candidate === '' || candidate.length > MAX_QUOTE_CHARS || !HAS_WORD.test(candidate)) continue;
-    if (turnText.includes(candidate)) return candidate;
+    const exact = turnText.indexOf(candidate);
+    if (exact >= 0) return { at: exact, quote: candidate };
     collapsed ??= collapseWhitespace(turnText);
     const needle = candidate.replace(/\s+/g, ' ');
     const at = collapsed.text.indexOf(needle);
-    if (at >= 0) return turnText.slice(collapsed.origin[at], collapsed.origin[at + needle.length - 1]! + 1);
+    if (at >= 0) {
+      const start = collapsed.origin[at]!;
+      return { at: start, quote: turnText.slice(start, collapsed.origin[at + needle.length - 1]! + 1) };
+    }
   }
   return null;
 }
@@ -455,10 +459,11 @@ function verifiedEvidence(items: AnswerItem['evidence'], input: ScoreInput): Evi
     if (kept.length >= MAX_EVIDENCE) break;
     const turn = input.turns[item.turn_index];
     if (!turn || normaliseSpeaker(turn.speaker) !== rep) continue;
-    const quote = locateQuote(turn.text, item.quote);
-    if (quote === null) continue;
+    const found = locateQuote(turn.text, item.quote);
+    if (found === null) continue;
+    const { quote } = found;
     if (kept.some((e) => e.turn_index === item.turn_index && e.quote === quote)) continue;
-    kept.push({ turn_index: item.turn_index, start_ms: startMsAt(turn, turn.text.indexOf(quote)), quote });
+    kept.push({ turn_index: item.turn_index, start_ms: startMsAt(turn, found.at), quote });
   }
   return kept;
 }
