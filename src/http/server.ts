@@ -59,7 +59,6 @@ function loggedPath(url: string): string {
   return url.split('?')[0]!.replace(ONE_TIME_LINK, '$1/:token');
 }
 
-/** TRUST_PROXY: a hop count, `true`, or addresses/CIDRs whose X-Forwarded-For is believed for the client IP. */
 const CALL_PATH = /^\/v1\/calls\/([^/?#]*)(.*)$/s;
 
 /**
@@ -77,6 +76,7 @@ export function routableUrl(url: string): string {
   }
 }
 
+/** TRUST_PROXY: a hop count, `true`, or addresses/CIDRs whose X-Forwarded-For is believed for the client IP. */
 function trustProxy(value: string | number | boolean | undefined): FastifyServerOptions['trustProxy'] {
   if (typeof value === 'number') return (_address: string, hop: number) => hop < value;
   return value ?? false;

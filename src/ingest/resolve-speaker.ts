@@ -65,15 +65,6 @@ function labelsMatching(
   return labels.filter((label) => wanted.has(normalizeLabel(label)));
 }
 
-/** The transcript's labels that the participants `chosen` name (by name, email or speaker_label). */
-export function labelsNamedBy(
-  labels: readonly string[],
-  participants: readonly ParticipantInput[],
-  chosen: (p: ParticipantInput) => boolean,
-): string[] {
-  return labelsMatching(labels, participants.filter(chosen).flatMap(participantNames));
-}
-
 export async function resolveSpeaker(input: {
   turns: Turn[];
   repSpeaker: string | null | undefined;
@@ -105,7 +96,9 @@ export async function resolveSpeaker(input: {
   }
 
   // Labels claimed by a customer or other participant: never the rep, whatever else matches them.
-  const excludedLabels = new Set(labelsNamedBy(labels, participants, (p) => p.role !== 'rep'));
+  const excludedLabels = new Set(
+    labelsMatching(labels, participants.filter((p) => p.role !== 'rep').flatMap(participantNames)),
+  );
 
   // (b) Names and emails: one matching label decides; none or several go on to inference.
   const repCandidates = [

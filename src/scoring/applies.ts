@@ -3,8 +3,9 @@
  * applies to a call is decided the same way, deterministically, whichever scorer then judges it. A criterion whose
  * condition fails is N/A; every condition given must hold.
  */
+import type { Turn } from '../ingest/transcript.js';
 import type { AppliesWhen, Criterion } from './criteria.js';
-import { sidesOf, type ScoreInput } from './scorers/scorer.js';
+import { normaliseSpeaker } from './scorers/scorer.js';
 
 const WORD_CLASS = '[\\p{L}\\p{N}_]';
 const STARTS_WITH_WORD = new RegExp(`^${WORD_CLASS}`, 'u');
@@ -50,22 +51,22 @@ export function notApplicableReason(
 
 /**
  * One pass over the turns for scorers that make no pass of their own: per criterion (in order) its N/A rationale,
- * or null when it applies. Sides as sidesOf gives them.
+ * or null when it applies. Every label other than the rep's is the customer side.
  */
 export function notApplicableReasons(
   criteria: readonly Criterion[],
-  input: Pick<ScoreInput, 'turns' | 'repLabel' | 'otherLabels' | 'callType'>,
+  input: { turns: readonly Turn[]; repLabel: string; callType: string | null },
 ): (string | null)[] {
   const gates = criteria.map((criterion) => compileAppliesWhen(criterion.applies_when));
   const customerSaid = gates.map(() => false);
   const repSaid = gates.map(() => false);
-  const sideOf = sidesOf(input);
+  const repLabel = normaliseSpeaker(input.repLabel);
   for (const turn of input.turns) {
-    const side = sideOf(turn.speaker);
+    const rep = normaliseSpeaker(turn.speaker) === repLabel;
     gates.forEach((gate, i) => {
-      if (side === 'rep') {
+      if (rep) {
         if (gate.rep && !repSaid[i]) repSaid[i] = gate.rep.test(turn.text);
-      } else if (side === 'customer' && gate.customer && !customerSaid[i]) {
+      } else if (gate.customer && !customerSaid[i]) {
         customerSaid[i] = gate.customer.test(turn.text);
       }
     });

@@ -3,8 +3,7 @@
  * runs scoreCall, and returns what to store. Reads only; the worker does the fenced write.
  */
 import type { Kysely } from 'kysely';
-import { labelsNamedBy, type ParticipantInput } from '../ingest/resolve-speaker.js';
-import { speakerLabels, type Turn } from '../ingest/transcript.js';
+import type { Turn } from '../ingest/transcript.js';
 import type { Database } from '../store/schema.js';
 import { findScorecard, scorecardVersion } from '../store/scorecards.repo.js';
 import { callForScoring, type NewScoreResult } from '../store/results.repo.js';
@@ -40,14 +39,11 @@ export async function processJob(deps: ProcessJobDeps, callId: string): Promise<
   const call = await callForScoring(deps.db, callId);
   if (!call) throw new Error(`call ${callId} or its transcript is missing`);
   const turns = JSON.parse(call.turns) as Turn[];
-  const participants = call.participants ? (JSON.parse(call.participants) as ParticipantInput[]) : [];
   const scorecard = await currentScorecard(deps.db, call.scorecard_id);
   const outcome = await scoreCall({
     scorecard,
     turns,
     repLabel: call.rep_speaker,
-    // The rep's colleagues and other participants the call names are neither scored nor the customer.
-    otherLabels: labelsNamedBy(speakerLabels(turns), participants, (p) => p.role !== 'customer'),
     callType: call.call_type,
     scorer: deps.scorer,
     minRepTurns: deps.minRepTurns,

@@ -144,11 +144,10 @@ describe('scoreCall', () => {
       return [result('next_steps', 1, 1)];
     });
     const base = input();
-    await scoreCall({ ...base, callType: 'cold_call', otherLabels: ['Sam'], scorer });
+    await scoreCall({ ...base, callType: 'cold_call', scorer });
     expect(seen).toEqual({
       turns: base.turns,
       repLabel: REP,
-      otherLabels: ['Sam'],
       callType: 'cold_call',
       criteria: base.scorecard!.criteria,
     });

@@ -31,8 +31,6 @@ export interface PrecheckInput {
 }
 
 export interface ScoreCallInput extends PrecheckInput {
-  /** As ScoreInput's: labels of the rep's colleagues and others the participants name. */
-  otherLabels?: readonly string[];
   callType: string | null;
   scorer: Scorer;
 }
@@ -65,7 +63,6 @@ export async function scoreCall(input: ScoreCallInput): Promise<CallScoreResult 
   const results = await input.scorer.scoreCriteria({
     turns: input.turns,
     repLabel: input.repLabel,
-    otherLabels: input.otherLabels ?? [],
     callType: input.callType,
     criteria,
   });

@@ -100,15 +100,7 @@ export async function callForScoring(db: Db, callId: string) {
   return db
     .selectFrom('calls as c')
     .innerJoin('call_transcripts as t', 't.call_id', 'c.id')
-    .select([
-      'c.id',
-      'c.account_id',
-      'c.rep_speaker',
-      'c.call_type',
-      'c.scorecard_id',
-      't.turns',
-      't.participants',
-    ])
+    .select(['c.id', 'c.account_id', 'c.rep_speaker', 'c.call_type', 'c.scorecard_id', 't.turns'])
     .where('c.id', '=', callId)
     .executeTakeFirst();
 }

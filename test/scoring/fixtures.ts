@@ -102,8 +102,6 @@ export interface AddCallOptions {
   /** Enqueue time (available_at); a minute before T0 by default. */
   enqueuedAt?: Date;
   repSpeaker?: string;
-  /** The request's participants, stored as ingestion stores them. */
-  participants?: { name: string; role: string; email?: string; speaker_label?: string }[];
 }
 
 /** Writes a queued call, its transcript and its job in one transaction, as ingestion does. */
@@ -139,7 +137,7 @@ export async function addCall(store: Store, options: AddCallOptions = {}): Promi
     await insertTranscript(tx, {
       call_id: id,
       turns: JSON.stringify(options.turns ?? longTurns()),
-      participants: options.participants ? JSON.stringify(options.participants) : null,
+      participants: null,
       metadata: null,
       speaker_signals: null,
     });

@@ -151,25 +151,6 @@ describe('llm scorer', () => {
     expect(request!.prompt).not.toContain('Carla Diaz');
   });
 
-  it("labels the rep's colleagues and others the participants name OTHER, and never keeps a quote of theirs", async () => {
-    const turns = [
-      ...longTurns(),
-      { speaker: 'Sam', text: 'I can show the next step in the product.', start_ms: 40_000 },
-    ];
-    fake.handle(() => ({
-      content: {
-        criteria: [
-          item('asks', 0.5),
-          item('next_steps', 1, [{ turn_index: 7, quote: 'I can show the next step in the product.' }]),
-        ],
-      },
-    }));
-    const results = await scorer().scoreCriteria({ ...input(), turns, otherLabels: ['sam'] });
-    expect(fake.requests[0]!.prompt).toContain('[7] OTHER: I can show the next step in the product.');
-    expect(fake.requests[0]!.prompt).toContain('[0] CUSTOMER: Hi');
-    expect(results[0]).toMatchObject({ key: 'next_steps', evidence: [] });
-  });
-
   it('sends no Authorization header without an API key', async () => {
     fake.handle(() => ({ content: goodAnswer() }));
     await scorer({ apiKey: undefined }).scoreCriteria(input());

@@ -3,8 +3,6 @@ import { SCORECARDS } from '../helpers/workspace.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { claimNext, heartbeat, reapExpired } from '../../src/store/jobs.repo.js';
 import { currentResult, resultHistory } from '../../src/store/results.repo.js';
-import { createRulesScorer } from '../../src/scoring/scorers/rules.js';
-import type { ScoreInput, Scorer } from '../../src/scoring/scorers/scorer.js';
 import {
   addCall,
   at,
@@ -12,7 +10,6 @@ import {
   clock,
   gatedScorer,
   jobRow,
-  longTurns,
   seededStore,
   shortTurns,
   T0,
@@ -55,25 +52,6 @@ describeEachDialect('scoring worker on %s', (dialect) => {
     expect(criteria[0]).toMatchObject({ key: 'next_steps', score: 1 });
     expect(criteria[0].evidence[0].quote).toContain('next step');
     expect(await worker.runOnce()).toBeNull();
-  });
-
-  it("tells the scorer which labels the call's participants name as the rep's colleagues or others", async () => {
-    const turns = [...longTurns(), { speaker: 'sam  lee', text: 'I can show that part.', start_ms: 40_000 }];
-    const participants = [
-      { name: 'Carla Diaz', role: 'customer' },
-      { name: 'Sam Lee', role: 'other' },
-      { name: 'Pat Kim', role: 'other', speaker_label: 'Speaker 9' },
-    ];
-    const id = await addCall(store, { turns, participants });
-    const seen: ScoreInput[] = [];
-    const rules = createRulesScorer();
-    const scorer: Scorer = {
-      name: rules.name,
-      scoreCriteria: (input) => (seen.push(input), rules.scoreCriteria(input)),
-    };
-    expect(await testWorker(store, { scorer }).runOnce()).toMatchObject({ callId: id, outcome: 'scored' });
-    // Only labels of the transcript: "Speaker 9" says nothing in it; the customer is not among them.
-    expect(seen.map((input) => input.otherLabels)).toEqual([['sam  lee']]);
   });
 
   it('skips too_short, no_scorecard (archived, draft, none), empty_scorecard and all_criteria_na onto the call', async () => {

@@ -258,6 +258,19 @@ describe('rules scorer: talk shares', () => {
     expect((await scoreOne([rep(words(80)), customer(words(20))], check)).score).toBe(0.5);
     expect((await scoreOne([rep(words(80))], check)).score).toBe(0);
   });
+
+  it('counts every speaker but the rep as the customer side (spec: "Every other speaker counts as the customer side")', async () => {
+    const check: Check = { type: 'customer_talk', min_share: 0.4 };
+    const engineer: Turn = { speaker: 'Sam (Acme SE)', text: words(40), start_ms: null };
+    expect((await scoreOne([rep(words(60)), engineer], check)).score).toBe(1);
+    const mention: Check = { type: 'phrases', any: ['great'], min: 1 };
+    const gated = { applies_when: { customer_mentions_any: ['price'] } };
+    const said = { speaker: 'Sam (Acme SE)', text: 'Let me cover price.', start_ms: null };
+    expect(await scoreOne([rep('That is great.'), said], mention, gated)).toMatchObject({
+      score: 1,
+      na: false,
+    });
+  });
 });
 
 describe('rules scorer: longest_monologue', () => {
@@ -372,36 +385,6 @@ describe('rules scorer: mentions_before', () => {
     const turns = [customer('Hello.', 0), customer(words(300), 70_000), rep('The reason I am calling is X.')];
     // 70 s is 10 s late for minute 1: 0.5 × (1 − 10/60).
     expect((await scoreOne(turns, byMinute)).score).toBe(0.417);
-  });
-});
-
-describe("rules scorer: the rep's colleagues and other participants", () => {
-  // Sam is the rep's sales engineer, named by the call's participants (role other).
-  const engineer = (text: string): Turn => ({ speaker: 'Sam', text, start_ms: null });
-  const score = (turns: Turn[], criteria: Criterion[], otherLabels: string[]) =>
-    createRulesScorer().scoreCriteria({ turns, repLabel: REP, otherLabels, callType: 'discovery', criteria });
-  const turns = [
-    rep('Thanks for joining, I brought Sam along today.'),
-    engineer('Happy to walk you through the price model and the integration in detail today.'),
-    customer('Ok.'),
-  ];
-
-  it("counts their words as neither the customer's nor the rep's", async () => {
-    const talk = criterion({ type: 'customer_talk', min_share: 0.3 });
-    const [named] = await score(turns, [talk], [' sam ']);
-    // 1 customer word of 23: the engineer's 14 are no longer the customer's (15 of 23 without the participants).
-    expect(named!.rationale).toContain('The customer spoke 4%');
-    const [unnamed] = await score(turns, [talk], []);
-    expect(unnamed!.rationale).toContain('The customer spoke 65%');
-  });
-
-  it('does not open a customer_mentions_any criterion with their words', async () => {
-    const gated = criterion(
-      { type: 'phrases', any: ['thanks'] },
-      { applies_when: { customer_mentions_any: ['price'] } },
-    );
-    expect((await score(turns, [gated], ['Sam']))[0]).toMatchObject({ na: true });
-    expect((await score(turns, [gated], []))[0]).toMatchObject({ na: false, score: 1 });
   });
 });
 

@@ -8,7 +8,7 @@ import { startMsAt, type Turn } from '../../ingest/transcript.js';
 import { compileAppliesWhen, listPhrases, notApplicableReason, phraseRegex } from '../applies.js';
 import type { Criterion } from '../criteria.js';
 import {
-  sidesOf,
+  normaliseSpeaker,
   wordCount,
   type CriterionResult,
   type Evidence,
@@ -156,7 +156,8 @@ function compileCheck(check: Criterion['check']): CompiledCheck {
 
 function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
   const { turns } = input;
-  const sideOf = sidesOf(input);
+  const repLabel = normaliseSpeaker(input.repLabel);
+  const isRep = new Map<string, boolean>();
   const tallies: ItemTally[] = plan.items.map(() => ({
     customerGateHit: false,
     repGateHit: false,
@@ -175,7 +176,6 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
   let wordsSoFar = 0;
   let repWords = 0;
   let customerWords = 0;
-  let otherWords = 0;
   let longest = { turnIndex: -1, words: 0 };
 
   for (let turnIndex = 0; turnIndex < turns.length; turnIndex++) {
@@ -185,16 +185,18 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
     if (!hasPunctuation && SENTENCE_END.test(text)) hasPunctuation = true;
     const turnStampedMs = startMsAt(turn, text.length);
     if (turnStampedMs !== null) hasTimestamps = true;
-    const side = sideOf(turn.speaker);
-    if (side === 'other') otherWords += words;
-    if (side === 'customer') {
+    let rep = isRep.get(turn.speaker);
+    if (rep === undefined) {
+      rep = normaliseSpeaker(turn.speaker) === repLabel;
+      isRep.set(turn.speaker, rep);
+    }
+
+    if (!rep) {
       customerWords += words;
       plan.items.forEach((item, i) => {
         const tally = tallies[i]!;
         if (item.customerGate && !tally.customerGateHit) tally.customerGateHit = item.customerGate.test(text);
       });
-    }
-    if (side !== 'rep') {
       wordsSoFar += words;
       lastStampedMs = turnStampedMs ?? lastStampedMs;
       continue;
@@ -250,7 +252,7 @@ function scoreWithPlan(plan: Plan, input: ScoreInput): CriterionResult[] {
   }
 
   const questions = hasPunctuation ? punctuated : unpunctuated;
-  const totalWords = repWords + customerWords + otherWords;
+  const totalWords = repWords + customerWords;
 
   return plan.items.map((item, i): CriterionResult => {
     const tally = tallies[i]!;

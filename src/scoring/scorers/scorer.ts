@@ -26,13 +26,8 @@ export interface CriterionResult {
 
 export interface ScoreInput {
   turns: Turn[];
-  /** The rep's speaker label; every other label is the customer side, but for `otherLabels`. */
+  /** The rep's speaker label; every other label is the customer side. */
   repLabel: string;
-  /**
-   * Labels the call's participants give role `rep` or `other` (a sales engineer, a manager, a partner): neither
-   * scored nor counted as the customer. Empty when the call names no such participant.
-   */
-  otherLabels?: readonly string[];
   callType: string | null;
   criteria: Criterion[];
 }
@@ -42,25 +37,6 @@ export interface Scorer {
   readonly name: string;
   /** One result per criterion, in the criteria's order. Rejects only when scoring could not run at all. */
   scoreCriteria(input: ScoreInput): Promise<CriterionResult[]>;
-}
-
-/** Who a speaker is to the scorers. */
-export type Side = 'rep' | 'customer' | 'other';
-
-/** The side of each label: the rep, the others the participants name, and everyone else the customer side. */
-export function sidesOf(input: Pick<ScoreInput, 'repLabel' | 'otherLabels'>): (label: string) => Side {
-  const rep = normaliseSpeaker(input.repLabel);
-  const others = new Set((input.otherLabels ?? []).map(normaliseSpeaker));
-  const known = new Map<string, Side>();
-  return (label) => {
-    let side = known.get(label);
-    if (side === undefined) {
-      const key = normaliseSpeaker(label);
-      side = key === rep ? 'rep' : others.has(key) ? 'other' : 'customer';
-      known.set(label, side);
-    }
-    return side;
-  };
 }
 
 /** Speaker labels compare ignoring case and runs of whitespace (DESIGN section 4, speaker matching). */
