@@ -188,8 +188,12 @@ export function createWorker(options: WorkerOptions): ScoringWorker {
     while (!stopping) {
       try {
         const outcome = await runOnce();
-        if (outcome) log.info({ ...outcome }, 'job processed');
-        else await sleep(pollMs);
+        if (outcome) {
+          log.info({ ...outcome }, 'job processed');
+          // SQLite's queries settle without I/O: without this turn of the event loop, timers (the heartbeat),
+          // signals and the thread's stop message would wait for the whole backlog.
+          await new Promise((resolve) => setImmediate(resolve));
+        } else await sleep(pollMs);
       } catch (error) {
         // The database being away is not fatal: wait and try again.
         log.error({ err: errorText(error) }, 'scoring worker error');

@@ -333,6 +333,21 @@ describeEachDialect('scoring worker on %s', (dialect) => {
     expect(await callRow(store, id)).toEqual({ status: 'scored', skip_reason: null });
   });
 
+  it('start() yields to timers and messages between jobs, so stop() is heard with a backlog queued', async () => {
+    // On SQLite every query resolves without I/O; a loop of awaits alone would starve timers, signals and the
+    // thread's stop message until the whole backlog was scored.
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await addCall(store));
+    const worker = testWorker(store, { pollMs: 10 });
+    worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await worker.stop();
+    const statuses = await Promise.all(ids.map(async (id) => (await callRow(store, id)).status));
+    expect(statuses.filter((status) => status === 'scored').length).toBeLessThan(ids.length);
+    expect(statuses.filter((status) => status === 'queued').length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 'scored' || status === 'queued')).toBe(true);
+  });
+
   it('start() scores queued calls in the background until stop()', async () => {
     const ids = [await addCall(store), await addCall(store, { turns: shortTurns() })];
     const worker = testWorker(store, { pollMs: 10 });
