@@ -125,6 +125,66 @@ describeEachDialect('seed on %s', (dialect) => {
     }
   });
 
+  it('seeding again keeps what the web app changed since and the file does not state', async () => {
+    const store = await createTestStore(dialect);
+    try {
+      await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
+      // In the web app meanwhile: a key revoked, a pending user's first sign-in, a team deleted.
+      const then = new Date().toISOString();
+      await store.db
+        .updateTable('api_keys')
+        .set({ revoked_at: then })
+        .where('digest', '=', digestApiKey(KEYS.full))
+        .execute();
+      await store.db
+        .updateTable('users')
+        .set({ status: 'active', last_sign_in_at: then })
+        .where('email', '=', 'new@acme.test')
+        .execute();
+      await store.db.updateTable('teams').set({ deleted_at: then }).where('name', '=', 'Bare').execute();
+      const partial = structuredClone(TEST_WORKSPACE);
+      delete partial.accounts[0]!.features; // unstated: kept, not emptied
+      await seedWorkspace(store.db, parseWorkspace(partial));
+      const key = await store.db
+        .selectFrom('api_keys')
+        .select(['revoked_at', 'scopes'])
+        .where('digest', '=', digestApiKey(KEYS.full))
+        .executeTakeFirstOrThrow();
+      expect(key.revoked_at).not.toBeNull();
+      const nia = await store.db
+        .selectFrom('users')
+        .select(['status', 'last_sign_in_at'])
+        .where('email', '=', 'new@acme.test')
+        .executeTakeFirstOrThrow();
+      expect(nia.status).toBe('active');
+      expect(nia.last_sign_in_at).not.toBeNull();
+      const bare = await store.db
+        .selectFrom('teams')
+        .select('deleted_at')
+        .where('name', '=', 'Bare')
+        .executeTakeFirstOrThrow();
+      expect(bare.deleted_at).not.toBeNull();
+      const acme = await store.db
+        .selectFrom('accounts')
+        .select('features')
+        .where('name', '=', 'Acme')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(acme.features)).toEqual(['call_scoring_api']);
+      // What the file does state still applies: a team marked deleted: false is restored.
+      const restored = structuredClone(TEST_WORKSPACE);
+      restored.accounts[0]!.teams!.find((t) => t.name === 'Bare')!.deleted = false;
+      await seedWorkspace(store.db, parseWorkspace(restored));
+      const back = await store.db
+        .selectFrom('teams')
+        .select('deleted_at')
+        .where('name', '=', 'Bare')
+        .executeTakeFirstOrThrow();
+      expect(back.deleted_at).toBeNull();
+    } finally {
+      await store.cleanup();
+    }
+  });
+
   it('versions a scorecard whose criteria changed and applies status changes', async () => {
     const store = await createTestStore(dialect);
     try {

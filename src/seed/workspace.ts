@@ -279,15 +279,26 @@ async function seedAccount(
   passwords: PasswordPlan,
   summary: SeedSummary,
 ): Promise<void> {
+  // Seeding again applies what the file states and keeps what it leaves out, so a re-seed never undoes what was
+  // done in the web app meanwhile (a revoked key, a deactivated user, a first sign-in).
   const now = nowIso();
-  const features = JSON.stringify(spec.features ?? []);
-  const status = spec.status ?? 'active';
+  const stated = {
+    ...(spec.status ? { status: spec.status } : {}),
+    ...(spec.features ? { features: JSON.stringify(spec.features) } : {}),
+  };
   let account = await tx.selectFrom('accounts').selectAll().where('name', '=', spec.name).executeTakeFirst();
   if (!account) {
-    account = { id: randomUUID(), name: spec.name, status, features, created_at: now };
+    account = {
+      id: randomUUID(),
+      name: spec.name,
+      status: 'active',
+      features: '[]',
+      created_at: now,
+      ...stated,
+    };
     await tx.insertInto('accounts').values(account).execute();
-  } else {
-    await tx.updateTable('accounts').set({ status, features }).where('id', '=', account.id).execute();
+  } else if (Object.keys(stated).length > 0) {
+    await tx.updateTable('accounts').set(stated).where('id', '=', account.id).execute();
   }
   const accountId = account.id;
   summary.accounts++;
@@ -307,7 +318,7 @@ async function seedAccount(
         .insertInto('teams')
         .values({ id, account_id: accountId, name: team.name, deleted_at: deletedAt, created_at: now })
         .execute();
-    } else if (Boolean(found.deleted_at) !== Boolean(team.deleted)) {
+    } else if (team.deleted !== undefined && Boolean(found.deleted_at) !== team.deleted) {
       await tx.updateTable('teams').set({ deleted_at: deletedAt }).where('id', '=', id).execute();
     }
     teamIds.set(team.name, id);
@@ -318,16 +329,18 @@ async function seedAccount(
   const userIds = new Map<string, string>();
   for (const user of spec.users ?? []) {
     const email = user.email.toLowerCase();
-    const userStatus = user.status ?? 'active';
     const found = await tx
       .selectFrom('users')
-      .select(['id', 'last_sign_in_at'])
+      .select(['id', 'status', 'last_sign_in_at'])
       .where('account_id', '=', accountId)
       .where('email', '=', email)
       .executeTakeFirst();
     const id = found?.id ?? randomUUID();
     const newHash = passwords.get(email);
-    // An active user has signed in at least once; a pending one never has (DESIGN: rep_pending_activation).
+    // An active user has signed in at least once; a pending one never has (DESIGN: rep_pending_activation). A user
+    // the file calls pending who has signed in since is active: the first sign-in activated them.
+    const signedInSince = user.status === 'pending' && Boolean(found?.last_sign_in_at);
+    const userStatus = signedInSince ? found!.status : (user.status ?? found?.status ?? 'active');
     const lastSignIn = userStatus === 'pending' ? null : (found?.last_sign_in_at ?? now);
     if (!found) {
       await tx
@@ -466,8 +479,6 @@ async function seedAccount(
       team_id: teamId(key.team),
       created_by: userIds.get(key.created_by.toLowerCase())!,
       name: key.name ?? `Seeded key ${i + 1}`,
-      scopes: JSON.stringify(key.scopes ?? [...SCOPES]),
-      revoked_at: key.revoked ? now : null,
     };
     const found = await tx
       .selectFrom('api_keys')
@@ -489,12 +500,19 @@ async function seedAccount(
           last_used_at: null,
           created_at: now,
           ...values,
+          scopes: JSON.stringify(key.scopes ?? [...SCOPES]),
+          revoked_at: key.revoked ? now : null,
         })
         .execute();
     } else {
       await tx
         .updateTable('api_keys')
-        .set({ ...values, revoked_at: key.revoked ? (found.revoked_at ?? now) : null })
+        // A revocation is never undone, by the file or otherwise; unstated scopes stay as they are.
+        .set({
+          ...values,
+          ...(key.scopes ? { scopes: JSON.stringify(key.scopes) } : {}),
+          ...(key.revoked && !found.revoked_at ? { revoked_at: now } : {}),
+        })
         .where('id', '=', found.id)
         .execute();
     }
