@@ -188,11 +188,23 @@ interface CallRules {
   transcript?: { segments?: unknown; text?: unknown } | null;
 }
 
+const LEAP_SECOND = /^(.{16}):60(?=[.,Zz+-])/;
+
+/**
+ * Milliseconds of an RFC 3339 date-time the schema's pattern accepted, or NaN. RFC 3339 allows a leap second (:60),
+ * which Date.parse refuses: it is read as the first instant after the second 59 it follows.
+ */
+export function parseDateTime(value: string): number {
+  const leap = LEAP_SECOND.exec(value);
+  if (!leap) return Date.parse(value);
+  return Date.parse(value.replace(LEAP_SECOND, '$1:59')) + 1000;
+}
+
 /** Rules of CreateCallRequest beyond the schema. Returns every violation (empty when fine). */
 export function callRuleViolations(body: CallRules, now: number): FieldError[] {
   const out: FieldError[] = [];
   if (typeof body.occurred_at === 'string') {
-    const at = Date.parse(body.occurred_at);
+    const at = parseDateTime(body.occurred_at);
     if (Number.isNaN(at)) out.push({ field: 'occurred_at', message: 'must be a valid RFC 3339 date-time' });
     else if (at < MIN_OCCURRED_AT || at > now + DAY_MS) {
       out.push({ field: 'occurred_at', message: 'must lie between 2000-01-01 and one day after now' });

@@ -19,6 +19,7 @@ import { resolveRep } from './resolve-rep.js';
 import { resolveSpeaker, type SpeakerInferrer, type SpeakerResolution } from './resolve-speaker.js';
 import { selectScorecard } from './select-scorecard.js';
 import { callTitle } from './call-title.js';
+import { parseDateTime } from './check-request.js';
 import type { CreateCallRequest } from '../http/v1/schemas.js';
 
 export interface IngestDeps {
@@ -135,6 +136,7 @@ export async function ingestCall(
 
   // 13. One short transaction; the unique keys decide races, and the loser re-reads the winner.
   const now = new Date().toISOString();
+  const occurredAt = new Date(parseDateTime(request.occurred_at)).toISOString();
   const call: Call = {
     id: randomUUID(),
     account_id: caller.accountId,
@@ -148,14 +150,14 @@ export async function ingestCall(
     skip_reason: null,
     call_type: callType,
     scorecard_id: scorecardId,
-    title: callTitle(request.participants, speakerLabels(turns), speaker.label, request.occurred_at),
+    title: callTitle(request.participants, speakerLabels(turns), speaker.label, occurredAt),
     rep_speaker: speaker.label,
     speaker_source: speaker.source,
     rep_source: rep.repSource,
     speaker_confidence: speaker.confidence,
     recording_id: recordingId,
     api_key_id: caller.keyId,
-    occurred_at: new Date(request.occurred_at).toISOString(),
+    occurred_at: occurredAt,
     created_at: now,
     updated_at: now,
     current_score: null,

@@ -141,6 +141,23 @@ describeEachDialect('POST /v1/calls errors on %s', (dialect) => {
       }
     });
 
+    it('accepts a leap second (RFC 3339 time-second 60), stored as the instant after second 59', async () => {
+      for (const [occurred_at, stored] of [
+        ['2016-12-31T23:59:60Z', '2017-01-01T00:00:00.000Z'],
+        ['2017-01-01T00:59:60.5+01:00', '2017-01-01T00:00:00.500Z'],
+      ] as const) {
+        const res = await t.api('POST', '/v1/calls', {
+          body: callBody({ occurred_at, transcript: { segments: sampleSegments(occurred_at) } }),
+        });
+        expect(res.status).toBe(202);
+        const got = await t.api('GET', `/v1/calls/${res.body.id}`);
+        expect(got.body.occurred_at).toBe(stored);
+      }
+      await expectError(callBody({ occurred_at: '2016-12-31T23:59:61Z' }), 422, 'validation_failed', [
+        'occurred_at',
+      ]);
+    });
+
     it('accepts any number of fractional-second digits (RFC 3339 time-secfrac is 1*DIGIT)', async () => {
       const occurred_at = '2026-11-20T15:04:05.1234567890123Z';
       const res = await t.api('POST', '/v1/calls', {
