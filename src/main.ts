@@ -50,10 +50,6 @@ async function serve(config: Config, noWorker: boolean): Promise<void> {
       'Cannot reach Redis at REDIS_URL: is Redis running and the URL right? Unset REDIS_URL to keep rate limits in this process.',
     );
   });
-  // The demo is for zero set-up trials: only on an empty embedded database unless DEMO=true asks for it.
-  const wantDemo = config.demo ?? !config.databaseUrl;
-  if (wantDemo && (await isEmptyDatabase(deps.store.db)))
-    printDemo(config, await createDemoWorkspace(deps.store.db));
   const app = await buildServer(deps);
   const scoring = noWorker || config.worker === 'off' ? null : startScoringThread(config);
   const stop = async (signal: string) => {
@@ -79,6 +75,11 @@ async function serve(config: Config, noWorker: boolean): Promise<void> {
   console.log(`Callscore is running (${config.serviceEnv}, ${deps.store.dialect}, worker ${worker}).
   Web app:  ${config.publicAppBaseUrl}/
   API:      ${config.publicApiBaseUrl}  (contract: ${config.publicApiBaseUrl}/openapi.json)`);
+  // The demo is for zero set-up trials: only on an empty embedded database unless DEMO=true asks for it. Made once
+  // the port is ours, so its one-time secrets are never printed above a start-up failure.
+  const wantDemo = config.demo ?? !config.databaseUrl;
+  if (wantDemo && (await isEmptyDatabase(deps.store.db)))
+    printDemo(config, await createDemoWorkspace(deps.store.db));
 }
 
 /** The scoring worker in a worker_thread (only from the compiled dist/), restarted if it dies. */
@@ -243,7 +244,7 @@ function explain(error: unknown): string {
   if (error instanceof SyntaxError) return `The file is not valid JSON: ${error.message}`;
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'ENOENT' && e.path) return `No such file: ${e.path}`;
-  if ((e.code === 'ENOTDIR' || e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EEXIST') && e.path)
+  if (['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'EEXIST'].includes(e.code ?? '') && e.path)
     return `Cannot create or write ${e.path} (${e.code}): set DATA_DIR to a directory this user can write.`;
   if (
     e.code === 'ECONNREFUSED' ||

@@ -616,6 +616,16 @@ describe('callscore CLI', () => {
       const busy = await serve({ PORT: port, HOST: '127.0.0.1' });
       expect([busy.code, busy.signal]).toEqual([1, null]); // exited by itself, not killed by the timeout
       expect(busy.stderr).toContain(`Port ${port} is already in use: stop the other process or set PORT.`);
+      // The demo's one-time secrets wait for a start that serves: the next start on the fixed port prints them.
+      const demo = await serve({
+        PORT: port,
+        HOST: '127.0.0.1',
+        DEMO: 'true',
+        DATA_DIR: path.join(dataDir, 'demo'),
+      });
+      expect(demo.code).toBe(1);
+      expect(demo.stdout).not.toContain('Demo workspace created');
+      expect(demo.stdout).not.toContain('svc_sk_');
       const host = await serve({ PORT: '0', HOST: '999.1.1.1' });
       expect(host.code).toBe(1);
       expect(host.stderr).toContain('Cannot listen on 999.1.1.1:0');
