@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { describeEachDialect, createTestStore } from './helpers/databases.js';
 import { startApp } from './helpers/app.js';
 import { KEYS, SCORECARDS, TEST_WORKSPACE, callBody } from './helpers/workspace.js';
@@ -644,6 +644,32 @@ describe('callscore CLI', () => {
       expect(dir.stderr).not.toContain('    at ');
     } finally {
       taken.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('serve on an empty DATA_DIR prints the demo login and API key once, after it is listening', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'callscore-cli-'));
+    const start = async (until: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--no-worker'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', DEMO: '', PORT: '0' },
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await vi.waitFor(() => expect(out).toContain(until), { timeout: 30_000, interval: 50 });
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // time for a demo that should not come
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      return out;
+    };
+    try {
+      const first = await start('Try it:');
+      expect(first.indexOf('Callscore is running')).toBeLessThan(first.indexOf('Demo workspace created'));
+      expect(first).toMatch(/API key: +svc_sk_/);
+      const second = await start('Callscore is running');
+      expect(second).not.toContain('Demo workspace created');
+      expect(second).not.toContain('svc_sk_');
+    } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
