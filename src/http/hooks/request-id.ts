@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
@@ -11,14 +12,33 @@ export function registerRequestId(app: FastifyInstance): void {
   });
 }
 
+/** How long a connection answered before its body was read goes on reading (and dropping) it before closing. */
+const LINGER_MS = 5_000;
+
 /**
  * An answer sent before the body was read (401 or 413 before parsing, a refused upload) closes the connection:
- * a keep-alive socket with an unread body would otherwise stay busy until the client gives up.
+ * a keep-alive socket with an unread body would otherwise stay busy until the client gives up. The close lingers
+ * (as web servers' "lingering close" does): closing with the client's bytes unread makes the kernel reset the
+ * connection, and a client still writing its body would lose the answer with it. So after the answer the socket
+ * sends its FIN, drops what still arrives, and closes when the client does, or after LINGER_MS.
  */
 export function registerCloseOnUnreadBody(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete) reply.header('Connection', 'close');
+    if (request.raw.complete) return;
+    reply.header('Connection', 'close');
+    const socket = request.raw.socket as Socket | null;
+    // Node ends a `Connection: close` exchange with destroySoon(); on this socket it lingers instead.
+    if (socket) socket.destroySoon = () => lingeringClose(socket);
   });
+}
+
+function lingeringClose(socket: Socket): void {
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
+  socket.on('error', () => socket.destroy());
 }
 
 /** Node's parser errors that answer with their own status rather than 400. */
