@@ -195,8 +195,7 @@ const LEAP_SECOND = /^(.{16}):60(?=[.,Zz+-])/;
  * which Date.parse refuses: it is read as the first instant after the second 59 it follows.
  */
 export function parseDateTime(value: string): number {
-  const leap = LEAP_SECOND.exec(value);
-  if (!leap) return Date.parse(value);
+  if (!LEAP_SECOND.test(value)) return Date.parse(value);
   return Date.parse(value.replace(LEAP_SECOND, '$1:59')) + 1000;
 }
 
