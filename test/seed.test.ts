@@ -128,6 +128,14 @@ describeEachDialect('seed on %s', (dialect) => {
   it('seeding again keeps what the web app changed since and the file does not state', async () => {
     const store = await createTestStore(dialect);
     try {
+      const bareDeletedAt = async () =>
+        (
+          await store.db
+            .selectFrom('teams')
+            .select('deleted_at')
+            .where('name', '=', 'Bare')
+            .executeTakeFirstOrThrow()
+        ).deleted_at;
       await seedWorkspace(store.db, parseWorkspace(structuredClone(TEST_WORKSPACE)));
       // In the web app meanwhile: a key revoked, a pending user's first sign-in, a team deleted.
       const then = new Date().toISOString();
@@ -158,12 +166,7 @@ describeEachDialect('seed on %s', (dialect) => {
         .executeTakeFirstOrThrow();
       expect(nia.status).toBe('active');
       expect(nia.last_sign_in_at).not.toBeNull();
-      const bare = await store.db
-        .selectFrom('teams')
-        .select('deleted_at')
-        .where('name', '=', 'Bare')
-        .executeTakeFirstOrThrow();
-      expect(bare.deleted_at).not.toBeNull();
+      expect(await bareDeletedAt()).not.toBeNull();
       const acme = await store.db
         .selectFrom('accounts')
         .select('features')
@@ -174,12 +177,7 @@ describeEachDialect('seed on %s', (dialect) => {
       const restored = structuredClone(TEST_WORKSPACE);
       restored.accounts[0]!.teams!.find((t) => t.name === 'Bare')!.deleted = false;
       await seedWorkspace(store.db, parseWorkspace(restored));
-      const back = await store.db
-        .selectFrom('teams')
-        .select('deleted_at')
-        .where('name', '=', 'Bare')
-        .executeTakeFirstOrThrow();
-      expect(back.deleted_at).toBeNull();
+      expect(await bareDeletedAt()).toBeNull();
     } finally {
       await store.cleanup();
     }
